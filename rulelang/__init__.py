@@ -1,0 +1,29 @@
+"""rulelang: a declarative rules language for card games, and one engine that runs them all.
+
+    game = rulelang.load("thirty-one", options={"lives": 3})
+    state = game.new_state(players=4, seed=1)
+    while not state.is_over():
+        state.apply(state.legal_moves()[0])
+
+The pipeline, one module per stage: yamlload -> rules (extends, schema) -> parse -> compile
+(names, types, closures) -> check (flow passes) -> build (the Game) -> engine (the State) ->
+agents -> cli.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+__all__ = ["RulesError", "load"]
+
+from .errors import RulesError
+
+
+def load(path_or_name: str, options: dict[str, Any] | None = None,
+         allow_any_path: bool = False) -> Any:
+    """Load, check and compile a rules file (or a bundled game by name) into a ``Game``."""
+    from .build import build_game
+    from .rules import load_rules
+
+    return build_game(load_rules(path_or_name, allow_any_path), options)

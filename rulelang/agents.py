@@ -1,0 +1,91 @@
+"""Stage 7: bots. Each sees only its seat's view; bots that look ahead sample the hidden cards.
+
+``random`` picks uniformly among the legal moves. ``greedy`` looks one move ahead: for each
+legal move it plays the move in a few sampled worlds (the hidden cards shuffled among their
+places, ``State.determinize``) and keeps the move whose mean score, by the rules file's declared
+heuristic for the mover, is highest. Neither knows any game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .errors import RulesError, UsageError
+
+
+class Agent:
+    name = "agent"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any, seat: int) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def choose(self, state: Any, seat: int) -> str:
+        moves = state.legal_moves()
+        return moves[int(self.rng.random() * len(moves))]
+
+
+class GreedyAgent(Agent):
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, samples: int = 3) -> None:
+        super().__init__(seed)
+        self.samples = samples
+
+    def choose(self, state: Any, seat: int) -> str:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        game = state.game
+        if game.heuristic is None:
+            return moves[int(self.rng.random() * len(moves))]
+        h = game.functions[game.heuristic].fn
+        worlds = [state.determinize(seat, self.rng) for _ in range(self.samples)]
+        best: list[str] = []
+        best_score = float("-inf")
+        for m in moves:
+            total = 0.0
+            for w in worlds:
+                s = w.clone()
+                s.auto_continue = False
+                try:
+                    s.apply(m)
+                    total += float(h(s, seat))
+                except RulesError:
+                    total += float("-inf")
+            score = total / len(worlds)
+            if score > best_score + 1e-9:
+                best, best_score = [m], score
+            elif abs(score - best_score) <= 1e-9:
+                best.append(m)
+        return best[int(self.rng.random() * len(best))] if best else moves[0]
+
+
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    cls = AGENTS.get(name.strip().lower())
+    if cls is None:
+        raise UsageError(f"unknown agent '{name}'; agents: {', '.join(AGENTS)}")
+    return cls(seed)
+
+
+def parse_agents(spec: str | None, players: int) -> list[str]:
+    """``A,B`` for the seats in order; a short list repeats its last entry."""
+    names = [a.strip().lower() for a in (spec or "random").split(",") if a.strip()]
+    if not names:
+        names = ["random"]
+    for a in names:
+        if a not in AGENTS:
+            raise UsageError(f"unknown agent '{a}'; agents: {', '.join(AGENTS)}")
+    if len(names) > players:
+        raise UsageError(f"--agents names {len(names)} agents for {players} players")
+    return names + [names[-1]] * (players - len(names))

@@ -1,0 +1,603 @@
+"""Stages 3-5 tied together: turn a merged rules document into an immutable, compiled ``Game``.
+
+Options are fixed first (defaults, then the caller's overrides), because they are constants
+in the compiled closures. Every string of rules text is parsed, checked and compiled here,
+and every problem is collected so that ``rulelang check`` can report them all at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import nodes as N
+from .cards import Deck, DeckTables, rank_text
+from .compile import Compiler, Scope, Symbols, UserFn
+from .errors import CheckError, RulesError, RulesErrors, Span, SyntaxErr, UsageError, did_you_mean
+from .parse import parse
+from .rules import SIG, Loaded, as_str, func_name
+from .yamlload import YMap
+
+Fn = Any
+VISIBILITIES = ("hidden", "owner", "public", "top")
+
+
+@dataclass
+class ZoneDef:
+    name: str
+    per_player: bool
+    visibility: str
+    face_up: bool
+    home: bool
+    first_id: int
+
+
+@dataclass
+class ActionDef:
+    name: str
+    phase: str
+    args: list[tuple[str, Fn, str]]  # (name, closure giving the options, type of an option)
+    when: Fn | None
+    do: Fn | None
+    next: Fn | None  # closure giving a phase name or 'end_turn'; None = end_turn
+    nslots: int
+    span: Span
+    when_span: Span
+
+
+@dataclass
+class PhaseDef:
+    name: str
+    actor: Fn | None
+    enter: Fn | None
+    actions: list[ActionDef]
+    nslots: int
+    span: Span
+
+
+@dataclass
+class Unit:
+    """A compiled top-level piece of rules text with its frame size."""
+
+    fn: Fn
+    nslots: int
+    span: Span
+
+    def __call__(self, S: Any) -> Any:
+        return self.fn(S, [None] * self.nslots)
+
+
+@dataclass
+class Game:
+    """Everything fixed about a game once its rules and options are known. Immutable in use."""
+
+    name: str
+    path: str
+    files: list[tuple[str, str]]
+    options: dict[str, Any]
+    option_specs: dict[str, dict[str, Any]]
+    min_players: int
+    max_players: int
+    default_players: int
+    direction: int
+    deck: Deck
+    copies: Unit | int
+    tables: DeckTables
+    zones: list[ZoneDef]
+    zone_names: list[str]  # zone id -> display name ("hand", "stock")
+    zone_owner: list[int]  # zone id -> seat, or -1
+    nzones: int
+    home_zone: int
+    counters: list[tuple[str, Unit]]
+    globals: list[tuple[str, Unit]]
+    functions: dict[str, UserFn]
+    phases: dict[str, PhaseDef]
+    first_phase: str
+    match_start: Unit | None
+    match_over: Unit | None
+    match_winner: Unit | None
+    first_dealer: Unit | None
+    round_start: Unit | None
+    round_first: Unit | None
+    triggers: list[tuple[str, Unit, Unit | None, bool]]
+    settle: dict[str, Unit | None]
+    round_end: Unit | None
+    next_dealer: Unit | None
+    turn_start: Unit | None
+    turn_end: Unit | None
+    turn_next: Unit | None
+    hand_evaluator: str | None
+    heuristic: str | None
+    conserved: list[tuple[str, Unit]]
+    ended_by: list[str]
+    doc: YMap = field(repr=False, default_factory=YMap)
+
+    def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
+                  **kw: Any) -> Any:
+        from .engine import State
+
+        return State(self, players or self.default_players, seed, dealer, **kw)
+
+    def evaluator(self, name: str | None = None) -> UserFn:
+        name = name or self.hand_evaluator
+        if name is None or name not in self.functions:
+            known = [k for k in self.functions if "@" not in k and not self.functions[k].effect]
+            raise UsageError(f"no evaluator named '{name}'{did_you_mean(str(name), known)}")
+        return self.functions[name]
+
+
+def resolve_options(doc: YMap, given: dict[str, Any] | None) -> tuple[dict[str, Any],
+                                                                     dict[str, dict[str, Any]]]:
+    """Option values: the rules file's defaults, then ``given`` (strings are parsed by the type
+    of the default). Raises ``UsageError`` for an unknown option or a bad value."""
+    specs: dict[str, dict[str, Any]] = {}
+    values: dict[str, Any] = {}
+    for name, spec in (doc.get("options") or {}).items():
+        specs[str(name)] = dict(spec)
+        values[str(name)] = spec.get("default")
+    for k, v in (given or {}).items():
+        if k not in specs:
+            raise UsageError(f"this game has no option '{k}'{did_you_mean(k, specs)}"
+                             + (f"; its options are {', '.join(specs)}" if specs else ""))
+        values[k] = coerce_option(k, v, specs[k])
+    return values, specs
+
+
+def coerce_option(name: str, v: Any, spec: dict[str, Any]) -> Any:
+    default = spec.get("default")
+    if isinstance(v, str):
+        t = v.strip()
+        if isinstance(default, bool):
+            if t.lower() in ("true", "yes", "1", "on"):
+                v = True
+            elif t.lower() in ("false", "no", "0", "off"):
+                v = False
+            else:
+                raise UsageError(f"option '{name}' takes true or false, not '{v}'")
+        elif isinstance(default, int):
+            try:
+                v = int(t)
+            except ValueError:
+                raise UsageError(f"option '{name}' takes a whole number, not '{v}'") from None
+        elif isinstance(default, float):
+            try:
+                v = float(t)
+            except ValueError:
+                raise UsageError(f"option '{name}' takes a number, not '{v}'") from None
+    if isinstance(default, bool) != isinstance(v, bool) or (
+            isinstance(default, (int, float)) and not isinstance(v, (int, float))):
+        raise UsageError(f"option '{name}' takes a value like {default!r}, not {v!r}")
+    if "min" in spec and isinstance(v, (int, float)) and v < spec["min"]:
+        raise UsageError(f"option '{name}' must be at least {spec['min']}, not {v}")
+    if "max" in spec and isinstance(v, (int, float)) and v > spec["max"]:
+        raise UsageError(f"option '{name}' must be at most {spec['max']}, not {v}")
+    if "choices" in spec and v not in spec["choices"]:
+        raise UsageError(f"option '{name}' must be one of "
+                         f"{', '.join(map(str, spec['choices']))}, not {v!r}")
+    return v
+
+
+class Builder:
+    def __init__(self, loaded: Loaded, options: dict[str, Any]) -> None:
+        self.loaded = loaded
+        self.doc = loaded.doc
+        self.options = options
+        self.errors: list[RulesError] = []
+
+    def err(self, msg: str, span: Span) -> None:
+        self.errors.append(CheckError(msg, span))
+
+    def span(self, m: Any, key: str) -> Span:
+        return m.span_of(key) if isinstance(m, YMap) else Span(self.loaded.path)
+
+    def parse(self, text: Any, kind: str, span: Span) -> Any:
+        try:
+            return parse(as_str(text, span), kind, span)
+        except SyntaxErr as e:
+            self.errors.append(e)
+            return None
+
+    def unit(self, c: Compiler, text: Any, span: Span, kind: str = "expr",
+             params: tuple[str, ...] = (), phase_names: bool = False,
+             in_action: bool = False) -> Unit | None:
+        if text is None:
+            return None
+        if isinstance(text, list):
+            text = as_str("; ".join(str(t) for t in text), span) if len(text) != 1 else text[0]
+            if isinstance(text, list):
+                return None
+        if kind == "stmts" and isinstance(text, list):
+            return None
+        tree = self.parse(text, kind, span)
+        if tree is None:
+            return None
+        sc = Scope(params, in_action=in_action, phase_names=phase_names)
+        fn = c.stmts(tree, sc) if kind == "stmts" else c.expr(tree, sc)[0]
+        return Unit(fn, sc.n, span)
+
+    def effects(self, c: Compiler, value: Any, span: Span, sc: Scope | None = None) -> Any:
+        """A list of effect lines (or one string) compiled into one closure on scope ``sc``."""
+        if value is None:
+            return None
+        lines = value if isinstance(value, list) else [value]
+        trees: list[N.Node] = []
+        for i, line in enumerate(lines):
+            lspan = value.span_of(i) if isinstance(value, list) and hasattr(value, "span_of") \
+                else span
+            t = self.parse(line, "stmts", lspan)
+            if t is not None:
+                trees.extend(t)
+        own = sc is None
+        sc = sc or Scope()
+        fn = c.stmts(tuple(trees), sc)
+        return Unit(fn, sc.n, span) if own else fn
+
+    # -------------------------------------------------------------------- the whole game
+    def build(self) -> Game:
+        doc = self.doc
+        players = doc.get("players") or {}
+        pmin = int(players.get("min", 2))
+        pmax = int(players.get("max", max(pmin, 8)))
+        pdef = int(players.get("default", min(max(4, pmin), pmax)))
+        if pmin > pmax:
+            self.err("players.min is larger than players.max", self.span(doc, "players"))
+        direction = -1 if doc.get("direction") == "anticlockwise" else 1
+
+        deck_doc = doc.get("deck") or YMap()
+        ranks = tuple(rank_text(r) for r in deck_doc.get("ranks", [
+            2, 3, 4, 5, 6, 7, 8, 9, "T", "J", "Q", "K", "A"]))
+        suits = tuple(str(s).upper() for s in deck_doc.get("suits", ["S", "H", "D", "C"]))
+        for i, r in enumerate(ranks):
+            if len(r) != 1 or r not in "23456789TJQKA":
+                self.err(f"deck rank '{r}' is not one of 2-9, T, J, Q, K, A",
+                         deck_doc["ranks"].span_of(i))
+        for i, s in enumerate(suits):
+            if s not in ("S", "H", "D", "C"):
+                self.err(f"deck suit '{s}' is not one of S, H, D, C",
+                         deck_doc["suits"].span_of(i))
+        if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
+            self.err("the deck lists a rank or a suit twice", self.span(doc, "deck"))
+        jokers = int(deck_doc.get("jokers", 0))
+
+        c_pre = None  # copies may depend on the number of players: evaluated per state
+        copies_raw = deck_doc.get("copies", 1)
+
+        # value tables: rank -> number; every rank of the deck needs an entry
+        values: dict[str, dict[str, Any]] = {}
+        for tname, table in (doc.get("values") or {}).items():
+            t = {rank_text(k): v for k, v in table.items()}
+            missing = [r for r in ranks if r not in t]
+            if jokers and "JK" not in t:
+                missing.append("JK")
+            if missing:
+                self.err(f"value table '{tname}' has no value for {', '.join(missing)}",
+                         doc["values"].key_span(tname))
+            values[str(tname)] = t
+        max_copies = 1
+        if isinstance(copies_raw, int):
+            max_copies = max(1, copies_raw)
+        else:
+            max_copies = 8  # tables cover the largest deck any player count can ask for
+        deck = Deck(ranks, suits, jokers, max_copies)
+        tables = deck.build()
+
+        # zones: ids laid out for the largest table (per-player zones take max_players ids)
+        zones: list[ZoneDef] = []
+        zone_names: list[str] = []
+        zone_owner: list[int] = []
+        zmap: dict[str, tuple[int, bool]] = {}
+        zdoc = doc.get("zones") or YMap()
+        for zname, z in zdoc.items():
+            z = z or {}
+            per = bool(z.get("per_player", False))
+            vis = z.get("visibility", "owner" if per else "hidden")
+            face_up = z.get("face", "up" if vis == "public" else "down") == "up"
+            zd = ZoneDef(str(zname), per, vis, face_up, bool(z.get("home", False)),
+                         len(zone_names))
+            zones.append(zd)
+            zmap[str(zname)] = (zd.first_id, per)
+            for s in range(pmax if per else 1):
+                zone_names.append(str(zname))
+                zone_owner.append(s if per else -1)
+        homes = [z for z in zones if z.home]
+        if len(homes) > 1:
+            self.err("only one zone can be the deck's home", zdoc.key_span(homes[1].name))
+        shared = [z for z in zones if not z.per_player]
+        home = homes[0] if homes else (shared[0] if shared else (zones[0] if zones else None))
+        if home is None:
+            self.err("a game needs at least one zone", self.span(doc, "zones"))
+
+        counters = {str(k): i for i, k in enumerate((doc.get("counters") or {}).keys())}
+        globs = {str(k): i for i, k in enumerate((doc.get("globals") or {}).keys())}
+        for name in counters:
+            if name in globs or name in zmap:
+                self.err(f"'{name}' is declared twice (as a counter and a zone or global)",
+                         doc["counters"].key_span(name))
+        for name in globs:
+            if name in zmap:
+                self.err(f"'{name}' is both a global and a zone", doc["globals"].key_span(name))
+
+        # settlement names and triggers give the ways a round can end
+        rnd = doc.get("round") or YMap()
+        settle_doc = rnd.get("settle") or YMap()
+        trig_doc = rnd.get("triggers") or YMap()
+        ended_by = [str(k) for k in settle_doc]
+        for k, t in trig_doc.items():
+            ends = not (isinstance(t, dict) and t.get("end") is False)
+            if ends and str(k) not in ended_by:
+                ended_by.append(str(k))
+
+        # functions and procedures: signatures first, so that bodies may call each other
+        functions: dict[str, UserFn] = {}
+        bodies: list[tuple[UserFn, Any, Span, bool]] = []
+        for section, effect in (("functions", False), ("procedures", True)):
+            sdoc = doc.get(section) or YMap()
+            for key, body in sdoc.items():
+                m = SIG.match(str(key))
+                kspan = sdoc.key_span(key)
+                if not m:
+                    self.err(f"{section[:-1]} key '{key}' should look like name(a, b)", kspan)
+                    continue
+                name = m.group(1)
+                params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
+                if name in functions:
+                    self.err(f"'{name}' is defined twice", kspan)
+                    continue
+                uf = UserFn(name, params, kspan, effect)
+                functions[name] = uf
+                bodies.append((uf, body, sdoc.span_of(key), effect))
+                chain = self.loaded.supers.get(name, [])
+                prev = uf
+                for skey, sbody in reversed(chain):
+                    sm = SIG.match(str(skey))
+                    sparams = tuple(p.strip() for p in ((sm.group(2) if sm else "") or "")
+                                    .split(",") if p.strip())
+                    sup = UserFn(prev.name + "@super", sparams, kspan, effect)
+                    functions[sup.name] = sup
+                    bodies.append((sup, sbody, getattr(sbody, "span", kspan), effect))
+                    prev = sup
+
+        phases_doc = doc.get("phases") or YMap()
+        sym = Symbols(
+            globals=globs, counters=counters, zones=zmap, options=self.options, values=values,
+            card_values={k: tuple(v.get(r, 0) for r in tables.rank) for k, v in values.items()},
+            data=dict(doc.get("data") or {}), functions=functions,
+            phases={str(p) for p in phases_doc}, ended_by=set(ended_by), deck_size=tables.size,
+            card_rank=tables.rank, card_suit=tables.suit, card_order=tables.order,
+            card_color=tuple("red" if s in ("H", "D") else "black" if s else "none"
+                             for s in tables.suit),
+            card_joker=tuple(r == "JK" for r in tables.rank), card_name=tables.name,
+        )
+        for name in list(sym.data):
+            if name in counters or name in globs or name in zmap or name in values:
+                self.err(f"'{name}' is declared twice", doc["data"].key_span(name))
+        c = Compiler(sym)
+
+        for uf, body, bspan, effect in bodies:
+            # the base of an override is compiled with its own name for super()
+            base = uf.name.split("@")[0]
+            sc = Scope(uf.params, fn=uf)
+            if effect:
+                fn = self.effects(c, body, bspan, sc)
+            else:
+                tree = self.parse(body, "expr", bspan)
+                fn = None
+                if tree is not None:
+                    fn, uf.ret = c.expr(tree, sc)
+            uf.nslots = sc.n
+            _install(uf, fn, base)
+
+        copies: Unit | int
+        if isinstance(copies_raw, int):
+            copies = copies_raw
+        else:
+            u = self.unit(c, copies_raw, deck_doc.span_of("copies"))
+            copies = u if u is not None else 1
+        _ = c_pre
+
+        counters_u = [(k, self.unit(c, v, doc["counters"].span_of(k)))
+                      for k, v in (doc.get("counters") or {}).items()]
+        globals_u = [(k, self.unit(c, v, doc["globals"].span_of(k)))
+                     for k, v in (doc.get("globals") or {}).items()]
+
+        match = doc.get("match") or YMap()
+        turn = doc.get("turn") or YMap()
+        match_start = self.effects(c, match.get("start"), self.span(match, "start"))
+        match_over = self.unit(c, match.get("over", "size(players) <= 1"),
+                               self.span(match, "over"))
+        match_winner = self.unit(c, match.get("winner", "players"), self.span(match, "winner"))
+        first_dealer = self.unit(c, match.get("first_dealer"), self.span(match, "first_dealer"))
+        round_start = self.effects(c, rnd.get("start"), self.span(rnd, "start"))
+        round_first = self.unit(c, rnd.get("first", "next_seat(dealer)"), self.span(rnd, "first"))
+        triggers = []
+        for k, t in trig_doc.items():
+            tspan = trig_doc.span_of(k)
+            if isinstance(t, dict):
+                when = self.unit(c, t.get("when"), t.span_of("when"))
+                do = self.effects(c, t.get("do"), t.span_of("do"))
+                ends = t.get("end", True) is not False
+            else:
+                when, do, ends = self.unit(c, t, tspan), None, True
+            if when is not None:
+                triggers.append((str(k), when, do, ends))
+        settle = {str(k): self.effects(c, v, settle_doc.span_of(k)) for k, v in settle_doc.items()}
+        round_end = self.effects(c, rnd.get("end"), self.span(rnd, "end"))
+        next_dealer = self.unit(c, rnd.get("next_dealer", "next_seat(dealer)"),
+                                self.span(rnd, "next_dealer"))
+        turn_start = self.effects(c, turn.get("start"), self.span(turn, "start"))
+        turn_end = self.effects(c, turn.get("end"), self.span(turn, "end"))
+        turn_next = self.unit(c, turn.get("next", "next_seat(turn)"), self.span(turn, "next"))
+
+        phases: dict[str, PhaseDef] = {}
+        for pname, p in phases_doc.items():
+            phases[str(pname)] = self.phase(c, str(pname), p, phases_doc.span_of(pname))
+        first_phase = str(turn.get("first_phase", next(iter(phases_doc), "")))
+        if phases and first_phase not in phases:
+            self.err(f"turn.first_phase '{first_phase}' is not a phase"
+                     f"{did_you_mean(first_phase, phases)}", self.span(turn, "first_phase"))
+
+        hand_eval = doc.get("hand_evaluator")
+        if hand_eval is not None and (hand_eval not in functions or functions[hand_eval].effect):
+            self.err(f"hand_evaluator '{hand_eval}' is not a function of the rules file"
+                     f"{did_you_mean(str(hand_eval), functions)}", doc.span_of("hand_evaluator"))
+        heur = doc.get("heuristic")
+        if heur is not None:
+            if heur not in functions or functions[heur].effect:
+                self.err(f"heuristic '{heur}' is not a function of the rules file"
+                         f"{did_you_mean(str(heur), functions)}", doc.span_of("heuristic"))
+            elif len(functions[heur].params) != 1:
+                self.err(f"the heuristic '{heur}' must take one argument: the seat it judges for",
+                         doc.span_of("heuristic"))
+        conserved = []
+        for k, v in (doc.get("conserved") or {}).items():
+            u = self.unit(c, v, doc["conserved"].span_of(k))
+            if u is not None:
+                conserved.append((str(k), u))
+
+        self.errors.extend(c.errors)
+        self.errors.extend(_recursion_errors(functions))
+        game = Game(
+            name=str(doc.get("name", "")), path=self.loaded.path, files=self.loaded.files,
+            options=self.options, option_specs={}, min_players=pmin, max_players=pmax,
+            default_players=pdef, direction=direction, deck=deck, copies=copies, tables=tables,
+            zones=zones, zone_names=zone_names, zone_owner=zone_owner, nzones=len(zone_names),
+            home_zone=home.first_id if home else 0,
+            counters=[(k, u) for k, u in counters_u if u is not None],
+            globals=[(k, u) for k, u in globals_u if u is not None], functions=functions,
+            phases=phases, first_phase=first_phase, match_start=match_start,
+            match_over=match_over, match_winner=match_winner, first_dealer=first_dealer,
+            round_start=round_start, round_first=round_first, triggers=triggers, settle=settle,
+            round_end=round_end, next_dealer=next_dealer, turn_start=turn_start,
+            turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
+            conserved=conserved, ended_by=ended_by, doc=doc,
+        )
+        from .check import run_passes
+
+        self.errors.extend(run_passes(game, doc))
+        return game
+
+    def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
+        actor = self.unit(c, p.get("actor", "turn"), p.span_of("actor")) if p else None
+        enter = self.effects(c, p.get("enter"), p.span_of("enter")) if p else None
+        actions: list[ActionDef] = []
+        adoc = (p or {}).get("actions") or YMap()
+        for aname, a in adoc.items():
+            aspan = adoc.key_span(aname)
+            a = a or YMap()
+            sc = Scope(in_action=True)
+            args: list[tuple[str, Any, str]] = []
+            argdoc = a.get("args") or YMap()
+            for argname, argexpr in argdoc.items():
+                tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
+                fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+                sc.new_slot(str(argname), _elem_type(typ))
+                if fn is not None:
+                    args.append((str(argname), fn, _elem_type(typ)))
+            when = None
+            if "when" in a:
+                tree = self.parse(a["when"], "expr", a.span_of("when"))
+                when = c.expr(tree, sc)[0] if tree is not None else None
+            do = self.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
+            nxt = None
+            if "next" in a:
+                tree = self.parse(a["next"], "expr", a.span_of("next"))
+                if tree is not None:
+                    nsc_before = sc.phase_names
+                    sc.phase_names = True
+                    nxt, _t = c.expr(tree, sc)
+                    sc.phase_names = nsc_before
+                    for node in N.walk(tree):
+                        if isinstance(node, N.Name) and node.id not in sc.slots and \
+                                node.id not in c.sym.phases and node.id != "end_turn" and \
+                                isinstance(tree, N.Name):
+                            pass
+            actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
+                                     a.span_of("when") if "when" in a else aspan))
+        return PhaseDef(name, actor, enter, actions, 0, span)
+
+
+def _elem_type(t: str) -> str:
+    if t.startswith("list[") and t.endswith("]"):
+        return t[5:-1]
+    return "any"
+
+
+def _install(uf: UserFn, fn: Any, base: str) -> None:
+    n = uf.nslots
+    if fn is None:
+        uf.fn = lambda S, *a: None
+        return
+    k = len(uf.params)
+    if uf.effect:
+        def proc(S: Any, *args: Any) -> None:
+            F = [None] * n
+            F[:k] = args
+            fn(S, F)
+        uf.fn = proc
+        return
+    if k == 1 and n == 1:
+        uf.fn = lambda S, a: fn(S, [a])
+        return
+
+    def func(S: Any, *args: Any) -> Any:
+        F = list(args) + [None] * (n - k) if n > k else list(args)
+        return fn(S, F)
+
+    uf.fn = func
+    _ = base
+
+
+def _recursion_errors(functions: dict[str, UserFn]) -> list[RulesError]:
+    """Functions may not call themselves, directly or through others: every call ends."""
+    errors: list[RulesError] = []
+    reported: set[str] = set()
+    for start in functions:
+        stack = [(start, (start,))]
+        seen: set[str] = set()
+        while stack:
+            name, path = stack.pop()
+            for callee in functions[name].calls:
+                if callee == start:
+                    if start not in reported:
+                        cyc = " -> ".join((*path, callee))
+                        errors.append(CheckError(
+                            f"'{start}' calls itself ({cyc}); recursion is not allowed, "
+                            "use a loop or a comprehension", functions[start].span))
+                        reported.update(path)
+                elif callee not in seen and callee in functions:
+                    seen.add(callee)
+                    stack.append((callee, (*path, callee)))
+    return errors
+
+
+def build_game(loaded: Loaded, options: dict[str, Any] | None = None) -> Game:
+    """Compile a loaded rules document with the given options; ``RulesErrors`` if it is bad."""
+    values, specs = resolve_options(loaded.doc, options)
+    b = Builder(loaded, values)
+    try:
+        game = b.build()
+    except RulesError as e:
+        b.errors.append(e)
+        raise RulesErrors(b.errors) from None
+    if b.errors:
+        raise RulesErrors(b.errors)
+    game.option_specs = specs
+    return game
+
+
+def check_only(loaded: Loaded) -> list[RulesError]:
+    """Every problem with a loaded rules document (its defaults for options)."""
+    try:
+        values, _ = resolve_options(loaded.doc, None)
+    except UsageError as e:
+        return [e]
+    b = Builder(loaded, values)
+    try:
+        b.build()
+    except RulesError as e:
+        b.errors.append(e)
+    return b.errors
+
+
+def is_sig(key: str) -> bool:
+    return bool(SIG.match(key)) and func_name(key) != ""

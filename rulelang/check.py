@@ -1,0 +1,108 @@
+"""Static checks over a compiled game, as a tuple of small passes with one signature.
+
+Name and type errors are found while compiling (``compile.py``); these passes look at the shape
+of the flow: phases that no ``next:`` can reach, actions whose condition is always false, ways
+of ending a round that nothing can bring about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import nodes as N
+from .errors import CheckError, RulesError, Span
+from .parse import parse
+from .rules import as_str
+from .yamlload import YMap
+
+Pass = Callable[[Any, YMap], list[RulesError]]
+
+
+def _next_targets(doc: YMap, phase: str) -> tuple[set[str], bool]:
+    """Phase names an action of ``phase`` may lead to, and whether one ends the turn."""
+    targets: set[str] = set()
+    ends_turn = False
+    actions = ((doc.get("phases") or {}).get(phase) or {}).get("actions") or {}
+    for a in actions.values():
+        nxt = (a or {}).get("next")
+        if nxt is None:
+            ends_turn = True
+            continue
+        try:
+            tree = parse(as_str(nxt, Span()), "expr")
+        except RulesError:
+            continue
+        for node in N.walk(tree):  # type: ignore[arg-type]
+            if isinstance(node, N.Name):
+                if node.id == "end_turn":
+                    ends_turn = True
+                targets.add(node.id)
+            elif isinstance(node, N.Const) and isinstance(node.value, str):
+                targets.add(node.value)
+    return targets, ends_turn
+
+
+def unreachable_phases(game: Any, doc: YMap) -> list[RulesError]:
+    phases = doc.get("phases") or YMap()
+    if not phases:
+        return []
+    reach = {game.first_phase}
+    todo = [game.first_phase]
+    while todo:
+        p = todo.pop()
+        targets, _ = _next_targets(doc, p)
+        for t in targets:
+            if t in phases and t not in reach:
+                reach.add(t)
+                todo.append(t)
+    return [CheckError(f"phase '{p}' can never be reached: no action's next: leads to it "
+                       f"(the turn starts in '{game.first_phase}')", phases.key_span(p))
+            for p in phases if p not in reach]
+
+
+def never_legal_actions(game: Any, doc: YMap) -> list[RulesError]:
+    out: list[RulesError] = []
+    for pname, p in (doc.get("phases") or {}).items():
+        actions = (p or {}).get("actions") or YMap()
+        for aname, a in actions.items():
+            when = (a or {}).get("when")
+            if when is False or (isinstance(when, str) and when.strip() == "false"):
+                out.append(CheckError(f"action '{aname}' of phase '{pname}' can never be legal: "
+                                      "its when: is always false", actions.key_span(aname)))
+    return out
+
+
+def unknown_next(game: Any, doc: YMap) -> list[RulesError]:
+    out: list[RulesError] = []
+    for pname, p in (doc.get("phases") or {}).items():
+        actions = (p or {}).get("actions") or YMap()
+        for aname, a in actions.items():
+            nxt = (a or {}).get("next")
+            if isinstance(nxt, str) and nxt.strip().isidentifier():
+                name = nxt.strip()
+                if name != "end_turn" and name not in game.phases:
+                    from .errors import did_you_mean
+
+                    out.append(CheckError(
+                        f"next: '{name}' is not a phase{did_you_mean(name, game.phases)}; "
+                        f"expected one of {', '.join(game.phases)} or end_turn",
+                        a.span_of("next")))
+    return out
+
+
+def round_can_end(game: Any, doc: YMap) -> list[RulesError]:
+    if game.triggers or game.settle:
+        return []
+    return [CheckError("nothing can end a round: add round.triggers or round.settle with "
+                       "end_round(...) effects", doc.span)]
+
+
+PASSES: tuple[Pass, ...] = (unknown_next, unreachable_phases, never_legal_actions, round_can_end)
+
+
+def run_passes(game: Any, doc: YMap) -> list[RulesError]:
+    out: list[RulesError] = []
+    for p in PASSES:
+        out.extend(p(game, doc))
+    return out

@@ -1,0 +1,303 @@
+"""Stage 8: the ``rulelang`` command line (a Typer app), exactly as CONTRACTS.md fixes it.
+
+Exit status: 0 success; 1 a bad rules or scenario file, or a failed check or test; 2 a usage
+error. Whatever goes wrong, the user sees a located message, never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from .errors import RulesError, RulesErrors, UsageError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="rulelang: card games as data. Check, score, play, simulate and test them.")
+
+
+def _echo_err(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def _fail(e: RulesError) -> None:
+    _echo_err(e.render())
+    raise typer.Exit(2 if isinstance(e, UsageError) else 1)
+
+
+def _parse_options(opts: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for o in opts or []:
+        k, sep, v = o.partition("=")
+        if not sep or not k.strip():
+            raise UsageError(f"--option takes KEY=VALUE, got '{o}'")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _load_game(name: str, options: dict[str, Any] | None = None) -> Any:
+    from . import load
+    from .rules import bundled_names, resolve_game
+
+    if resolve_game(name) is None:
+        from .errors import did_you_mean
+
+        known = bundled_names()
+        raise UsageError(f"no rules file or bundled game named '{name}'"
+                         f"{did_you_mean(name, known)}"
+                         + (f"; bundled games: {', '.join(known)}" if known else ""))
+    return load(name, options)
+
+
+def rules_files(paths: list[str]) -> list[tuple[Path, str]]:
+    out = []
+    for p in paths:
+        pp = Path(p)
+        if pp.is_dir():
+            for f in sorted(pp.rglob("*.yaml")):
+                if not f.name.endswith(".scenario.yaml"):
+                    out.append((f, str(f)))
+        elif pp.is_file():
+            out.append((pp, p))
+        else:
+            raise UsageError(f"no such file or folder: {p}")
+    return out
+
+
+@app.command()
+def check(paths: list[str] = typer.Argument(..., help="rules files or folders of them")) -> None:
+    """Validate rules files (folders: every *.yaml except *.scenario.yaml), reporting every
+    problem as PATH:LINE:COL: error: MESSAGE with the source line and a caret."""
+    from .build import check_only
+    from .rules import load_rules
+
+    try:
+        files = rules_files(paths)
+    except UsageError as e:
+        _fail(e)
+        return
+    problems = 0
+    for path, shown in files:
+        try:
+            loaded = load_rules(str(path), shown_as=shown)
+            errors = check_only(loaded)
+        except RulesErrors as e:
+            errors = e.errors
+        except RulesError as e:
+            errors = [e]
+        errors = sorted(errors, key=lambda e: (e.span.path, e.span.line, e.span.col))
+        for e in errors:
+            _echo_err(e.render())
+        problems += len(errors)
+    if problems:
+        _echo_err(f"{problems} problem{'s' if problems != 1 else ''} found")
+        raise typer.Exit(1)
+    typer.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, no problems")
+
+
+def _num(v: Any) -> Any:
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, list):
+        return [_num(x) for x in v]
+    return v
+
+
+@app.command()
+def score(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
+          cards: list[str] = typer.Argument(..., help="cards, like AS TD 7H"),
+          evaluator: str = typer.Option(None, help="the evaluator (default: the hand evaluator)"),
+          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """Evaluate one hand with an evaluator of the game."""
+    from .cards import parse_cards
+
+    try:
+        g = _load_game(game)
+        ev = g.evaluator(evaluator)
+        if len(ev.params) != 1:
+            raise UsageError(f"'{ev.name}' takes {len(ev.params)} arguments; an evaluator takes "
+                             "the cards")
+        ids = parse_cards(cards, g.tables)
+        state = g.new_state(g.default_players, seed=0)
+        limit = state.ncards
+        for c in ids:
+            if c >= limit:
+                raise UsageError(f"{g.tables.name[c]} is given more times than the deck holds")
+        value = _num(ev.fn(state, list(ids)))
+    except RulesError as e:
+        _fail(e)
+        return
+    if as_json:
+        typer.echo(json.dumps({"value": value, "evaluator": ev.name,
+                               "cards": [g.tables.name[c] for c in ids]}))
+    else:
+        typer.echo(str(value))
+
+
+@app.command()
+def test(paths: list[str] = typer.Argument(..., help="scenario files or folders of them")) -> None:
+    """Run scenario files (folders: every *.scenario.yaml), ending with 'N passed, M failed'."""
+    from .scenario import find_scenarios, run_scenario
+
+    files = find_scenarios(paths)
+    missing = [shown for p, shown in files if not p.is_file()]
+    if missing:
+        _echo_err(f"no such file or folder: {missing[0]}")
+        raise typer.Exit(2)
+    passed = failed = 0
+    for path, shown in files:
+        try:
+            out = run_scenario(path, shown)
+        except RulesError as e:
+            typer.echo(f"{shown}: FAIL: bad scenario")
+            _echo_err(e.render())
+            failed += 1
+            continue
+        except Exception as e:  # a bug in rulelang must still not hide the other results
+            typer.echo(f"{shown}: FAIL: internal error: {type(e).__name__}: {e}")
+            failed += 1
+            continue
+        if out.ok:
+            passed += 1
+        else:
+            typer.echo(f"{shown}: FAIL: {out.reason}")
+            failed += 1
+    typer.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def simulate(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
+             players: int = typer.Option(None, help="number of players (default: the game's)"),
+             games: int = typer.Option(100, help="number of games"),
+             agents: str = typer.Option("random", help="agents by seat, like greedy,random"),
+             seed: int = typer.Option(0, help="the seed of the whole run"),
+             workers: int = typer.Option(1, help="processes to run games in"),
+             option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
+             check_invariants: bool = typer.Option(False, "--check",
+                                                   help="check cards and conserved sums"),
+             as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """Bot-vs-bot games and their statistics."""
+    from . import sim
+    from .agents import parse_agents
+
+    try:
+        opts = _parse_options(option)
+        g = _load_game(game, opts)
+        n = players or g.default_players
+        if not g.min_players <= n <= g.max_players:
+            raise UsageError(f"{g.name} is for {g.min_players} to {g.max_players} players, "
+                             f"not {n}")
+        if games < 1 or workers < 1:
+            raise UsageError("--games and --workers must be at least 1")
+        names = parse_agents(agents, n)
+        path = g.path if Path(g.path).is_file() else game
+        show_bar = not as_json and sys.stderr.isatty()
+        if show_bar:
+            from rich.progress import Progress
+
+            with Progress(transient=True) as prog:
+                task = prog.add_task("simulating", total=games)
+                stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants,
+                                progress=lambda k: prog.advance(task, k))
+        else:
+            stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants)
+    except RulesError as e:
+        _fail(e)
+        return
+    stats["game"] = g.name
+    if as_json:
+        typer.echo(json.dumps(stats))
+    else:
+        _print_stats(stats)
+    if stats.get("invariant_violations"):
+        raise typer.Exit(1)
+
+
+def _print_stats(s: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    con.print(f"[bold]{s['game']}[/bold]: {s['games']} games, {s['players']} players, "
+              f"{s['rounds']} rounds, {s['decisions']} decisions")
+    t = Table(title="wins per seat")
+    for col in ("seat", "agent", "wins", "win rate", "95% CI"):
+        t.add_column(col)
+    for r in s["wins_per_seat"]:
+        t.add_row(f"P{r['seat']}", r["agent"], f"{r['wins']:g}", f"{r['win_rate']:.1%}",
+                  f"{r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}")
+    con.print(t)
+    if len(s["wins_per_agent"]) > 1:
+        t = Table(title="wins per agent")
+        for col in ("agent", "seats", "win rate", "95% CI"):
+            t.add_column(col)
+        for a, r in s["wins_per_agent"].items():
+            t.add_row(a, ",".join(f"P{p}" for p in r["seats"]), f"{r['win_rate']:.1%}",
+                      f"{r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}")
+        con.print(t)
+    rpg, tpr = s["rounds_per_game"], s["turns_per_round"]
+    con.print(f"rounds per game: mean {rpg['mean']:.2f}, median {rpg['median']:g}")
+    con.print(f"turns per round: mean {tpr['mean']:.2f}, median {tpr['median']:g}")
+    ends = ", ".join(f"{k} {v:.1%}" for k, v in s["ended_by_share"].items())
+    con.print(f"rounds ended by: {ends}")
+    for c, roles in s.get("counter_change_per_round", {}).items():
+        parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items())
+        con.print(f"mean change of {c} per round: {parts}")
+    if s.get("invariant_violations"):
+        con.print(f"[red]invariant violations: {s['invariant_violations']}[/red]")
+        for p in s.get("problems", []):
+            con.print(f"  {p}")
+    con.print(f"{s['seconds']:.2f} s, {s['games_per_sec']:.1f} games/sec, "
+              f"{s['decisions_per_sec']:.0f} decisions/sec")
+
+
+@app.command()
+def play(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
+         players: int = typer.Option(None, help="number of players (default: the game's)"),
+         seat: int = typer.Option(0, help="your seat"),
+         agents: str = typer.Option("greedy", help="bots for the other seats, by seat"),
+         seed: int = typer.Option(None, help="the seed (default: random)"),
+         option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE")) -> None:
+    """A game in the terminal: you at one seat, bots at the others."""
+    import random
+
+    from .agents import parse_agents
+    from .play import play_game
+
+    try:
+        opts = _parse_options(option)
+        g = _load_game(game, opts)
+        n = players or g.default_players
+        if not g.min_players <= n <= g.max_players:
+            raise UsageError(f"{g.name} is for {g.min_players} to {g.max_players} players, "
+                             f"not {n}")
+        if not 0 <= seat < n:
+            raise UsageError(f"--seat must be from 0 to {n - 1}")
+        names = parse_agents(agents, n)
+        s = seed if seed is not None else random.randrange(1_000_000)
+        code = play_game(g, n, seat, names, s)
+    except RulesError as e:
+        _fail(e)
+        return
+    raise typer.Exit(code)
+
+
+def main() -> None:
+    """Console entry point: Typer, with every failure turned into a message and an exit code."""
+    try:
+        app(standalone_mode=True)
+    except KeyboardInterrupt:
+        _echo_err("interrupted")
+        sys.exit(130)
+    except RulesError as e:
+        _echo_err(e.render())
+        sys.exit(2 if isinstance(e, UsageError) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,668 @@
+"""Stage 6: the one generic turn-based engine. ``State`` runs any compiled ``Game``.
+
+The state holds everything that changes: the zones (card lists, top first), where each card is
+and whether it lies face up, counters and globals, whose turn and which phase, the round and the
+seeded RNG (all chance comes from it). ``apply`` runs an action's effects, moves to the next
+phase or turn, then re-checks the triggers after every step; a round ends by a trigger or an
+``end_round`` effect, is settled, and the next one is dealt. Step limits stop a rules file whose
+flow never ends, naming the phase where it spun.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from .build import ActionDef, Game
+from .cards import normalize
+from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
+
+MAX_ROUND_STEPS = 200_000
+MAX_GAME_STEPS = 20_000_000
+MAX_ROUNDS = 1_000_000
+MAX_MOVES = 5_000
+VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
+
+
+def canon_move(text: str) -> str:
+    """A move text in the form used to compare moves: cards canonical, words lower case."""
+    out = []
+    for tok in str(text).split():
+        c = normalize(tok)
+        out.append(c if c is not None else tok.lower())
+    return " ".join(out)
+
+
+class State:
+    """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see."""
+
+    def __init__(self, game: Game, players: int, seed: int = 0, dealer: int | None = None, *,
+                 start: dict[str, Any] | None = None, deal: dict[str, Any] | None = None,
+                 auto_continue: bool = True, record: bool = True,
+                 max_round_steps: int = MAX_ROUND_STEPS, max_game_steps: int = MAX_GAME_STEPS,
+                 _blank: bool = False) -> None:
+        if _blank:
+            return
+        if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+            raise UsageError(f"{game.name or 'this game'} is for {game.min_players} to "
+                             f"{game.max_players} players, not {players}")
+        self.game = game
+        self.n = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.auto_continue = auto_continue
+        self.record = record
+        self.max_round_steps = max_round_steps
+        self.max_game_steps = max_game_steps
+        self.zvis = [VIS_CODE[z.visibility] for z in game.zones for _ in
+                     range(game.max_players if z.per_player else 1)]
+        self.zface = [z.face_up for z in game.zones for _ in
+                      range(game.max_players if z.per_player else 1)]
+        self.zowner = list(game.zone_owner)
+        self.znames = list(game.zone_names)
+        self.zones: list[list[int]] = [[] for _ in range(game.nzones)]
+        self.active = [True] * players
+        self.g: list[Any] = [None] * len(game.globals)
+        self.ctr: list[list[Any]] = [[0] * players for _ in game.counters]
+        self.dealer = 0
+        self.turn = 0
+        self.actor: int | None = 0
+        self.phase = game.first_phase
+        self.round = 0
+        self.turns = 0
+        self.ended_by: str | None = None
+        self.status = "play"  # play | round_over | game_over
+        self.winner: Any = None
+        self.decisions = 0
+        self.total_turns = 0
+        self.steps = 0
+        self.round_steps = 0
+        self.history: list[tuple[int, str]] = []
+        self.events: list[tuple[int, str, tuple, tuple]] = []
+        self.messages: list[str] = []
+        self._pending_end: str | None = None
+        self._legal: dict[str, tuple[ActionDef, tuple]] | None = None
+        self._legal_list: list[str] | None = None
+        self._deal_override = deal
+        self.last_ended_by: str | None = None
+        # one entry per finished round: (ended_by, turns, dealer, counter change per seat)
+        self.round_results: list[tuple[str | None, int, int, list[list[Any]]]] = []
+        self.conserved_start: dict[str, Any] = {}
+        self._ctr0: list[list[Any]] = []
+
+        copies = game.copies if isinstance(game.copies, int) else int(game.copies(self))
+        unit = len(game.deck.ranks) * len(game.deck.suits) + game.deck.jokers
+        ncards = max(1, copies) * unit
+        if ncards > game.tables.size:
+            raise RuntimeRulesError(f"the deck would need {ncards} cards, more than the "
+                                    f"{game.tables.size} allowed")
+        self.ncards = ncards
+        self.loc = [game.home_zone] * ncards
+        self.face = [self.zface[game.home_zone]] * ncards
+        self.zones[game.home_zone] = list(range(ncards))
+        try:
+            for i, (_name, u) in enumerate(game.globals):
+                self.g[i] = u(self)
+            for i, (_name, u) in enumerate(game.counters):
+                for p in range(players):
+                    self.actor = p
+                    self.ctr[i][p] = u(self)
+            if dealer is not None:
+                if not 0 <= dealer < players:
+                    raise UsageError(f"dealer must be a seat from 0 to {players - 1}")
+                self.dealer = dealer
+            elif game.first_dealer is not None:
+                self.dealer = int(game.first_dealer(self))
+            self.actor = self.dealer
+            if game.match_start is not None and dealer is None:
+                game.match_start(self)
+            if start:
+                self._apply_start(start)
+            self._start_round()
+        except RecursionError:
+            raise RuntimeRulesError("the rules nest too deeply while setting up") from None
+
+    # ------------------------------------------------------------------ public API
+    def current_player(self) -> int | None:
+        """The seat whose decision is next, or None when the round or game is over."""
+        return self.actor if self.status == "play" else None
+
+    def is_over(self) -> bool:
+        return self.status == "game_over"
+
+    def round_over(self) -> bool:
+        return self.status != "play"
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "over": self.status == "game_over",
+            "winner": self.winner,
+            "rounds": self.round,
+            "counters": {name: list(self.ctr[i]) for i, (name, _) in
+                         enumerate(self.game.counters)},
+            "eliminated": [p for p in range(self.n) if not self.active[p]],
+        }
+
+    def returns(self) -> list[float]:
+        """OpenSpiel-style returns: 1 shared among the winners, 0 for the others."""
+        w = self.winner
+        winners = w if isinstance(w, list) else ([] if w is None else [w])
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)]
+
+    def legal_moves(self) -> list[str]:
+        if self._legal_list is None:
+            self._compute_legal()
+        return list(self._legal_list or [])
+
+    def apply(self, move: str) -> None:
+        """Play a move given as its text. An illegal move raises ``IllegalMove`` and leaves
+        the state unchanged."""
+        if self.status != "play":
+            raise IllegalMove("the round is over; no move can be played now"
+                              if self.status == "round_over" else "the game is over")
+        if self._legal is None:
+            self._compute_legal()
+        assert self._legal is not None
+        key = canon_move(move)
+        entry = self._legal.get(key)
+        if entry is None:
+            legal = ", ".join(self._legal_list or [])
+            raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now; "
+                              f"legal: {legal}")
+        action, args = entry
+        self.decisions += 1
+        text = self._text_of(action, args)
+        if self.record:
+            self.history.append((self.actor, text))  # type: ignore[arg-type]
+            self.events.append((self.actor, action.name, args,  # type: ignore[arg-type]
+                                tuple(a[2] for a in action.args)))
+        self._legal = None
+        self._legal_list = None
+        try:
+            F: list[Any] = [None] * action.nslots
+            F[: len(args)] = args
+            if action.do is not None:
+                action.do(self, F)
+            if self._pending_end is not None:
+                self._finish_round()
+                return
+            nxt = action.next(self, F) if action.next is not None else "end_turn"
+            self._goto(nxt)
+        except RecursionError:
+            raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
+                from None
+
+    def next_round(self) -> None:
+        """Deal the next round after one that ended (when ``auto_continue`` is off)."""
+        if self.status == "round_over":
+            self._next_round()
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        d = s.__dict__
+        d.update(self.__dict__)
+        s.zones = [z[:] for z in self.zones]
+        s.loc = self.loc[:]
+        s.face = self.face[:]
+        s.active = self.active[:]
+        s.g = self.g[:]
+        s.ctr = [row[:] for row in self.ctr]
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.history = self.history[:] if self.record else []
+        s.events = self.events[:] if self.record else []
+        s.messages = []
+        s.round_results = []
+        s.conserved_start = dict(self.conserved_start)
+        s._legal = self._legal
+        s._legal_list = self._legal_list
+        return s
+
+    # ------------------------------------------------------------------ flow
+    def _apply_start(self, start: dict[str, Any]) -> None:
+        names = {name: i for i, (name, _) in enumerate(self.game.counters)}
+        gnames = {name: i for i, (name, _) in enumerate(self.game.globals)}
+        for k, v in start.items():
+            if k in names:
+                if isinstance(v, list):
+                    if len(v) != self.n:
+                        raise UsageError(f"start: '{k}' needs one value per seat ({self.n})")
+                    self.ctr[names[k]] = list(v)
+                else:
+                    self.ctr[names[k]] = [v] * self.n
+            elif k in gnames:
+                self.g[gnames[k]] = v
+            elif k == "eliminated":
+                for p in v:
+                    self.active[p] = False
+            else:
+                raise UsageError(f"start: '{k}' is not a counter or global of this game")
+
+    def _start_round(self) -> None:
+        g = self.game
+        self.round += 1
+        if self.round > MAX_ROUNDS:
+            raise RuntimeRulesError(f"the match went on for more than {MAX_ROUNDS} rounds")
+        self.round_steps = 0
+        self.turns = 0
+        self.ended_by = None
+        self._pending_end = None
+        self.status = "play"
+        self.events = []
+        self.actor = self.dealer
+        self._ctr0 = [row[:] for row in self.ctr]
+        if g.round_start is not None:
+            g.round_start(self)
+        if self._deal_override is not None:
+            from .scenario import override_deal
+
+            override_deal(self, self._deal_override)
+            self._deal_override = None
+        self.turn = int(g.round_first(self)) if g.round_first is not None else self.dealer
+        self.phase = g.first_phase
+        if self._pending_end is not None:
+            self._finish_round()
+            return
+        if g.turn_start is not None:
+            self.actor = self.turn
+            g.turn_start(self)
+        self._enter_phase()
+
+    def _goto(self, nxt: Any) -> None:
+        g = self.game
+        if nxt == "end_turn":
+            if g.turn_end is not None:
+                g.turn_end(self)
+                if self._pending_end is not None:
+                    self._finish_round()
+                    return
+            self.turn = g.turn_next(self) if g.turn_next is not None else self.next_seat(self.turn)
+            self.turns += 1
+            self.total_turns += 1
+            self.phase = g.first_phase
+            if g.turn_start is not None:
+                self.actor = self.turn
+                g.turn_start(self)
+                if self._pending_end is not None:
+                    self._finish_round()
+                    return
+        else:
+            if nxt not in g.phases:
+                raise RuntimeRulesError(f"next: '{nxt}' is not a phase (phases: "
+                                        f"{', '.join(g.phases)}, or end_turn)")
+            self.phase = nxt
+        self._enter_phase()
+
+    def _enter_phase(self) -> None:
+        g = self.game
+        self.steps += 1
+        self.round_steps += 1
+        if self.round_steps > self.max_round_steps:
+            raise RuntimeRulesError(f"the round ran more than {self.max_round_steps} steps "
+                                    f"without ending (in phase '{self.phase}')")
+        if self.steps > self.max_game_steps:
+            raise RuntimeRulesError(f"the game ran more than {self.max_game_steps} steps "
+                                    f"(in phase '{self.phase}')")
+        ph = g.phases[self.phase]
+        self.actor = ph.actor(self) if ph.actor is not None else self.turn
+        if ph.enter is not None:
+            ph.enter(self)
+            if self._pending_end is not None:
+                self._finish_round()
+                return
+        for name, when, do, ends in g.triggers:
+            if when(self):
+                if do is not None:
+                    do(self)
+                if ends:
+                    self._pending_end = name
+                if self._pending_end is not None:
+                    self._finish_round()
+                    return
+        self._compute_legal()
+        if not self._legal_list:
+            raise RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}'")
+
+    def _finish_round(self) -> None:
+        g = self.game
+        name = self._pending_end
+        self._pending_end = None
+        self.ended_by = name
+        self._legal = {}
+        self._legal_list = []
+        if name is not None:
+            settle = g.settle.get(name)
+            if settle is not None:
+                settle(self)
+        if g.round_end is not None:
+            g.round_end(self)
+        self._pending_end = None
+        self.status = "round_over"
+        self.last_ended_by = name
+        if self.record or self.auto_continue:
+            delta = []
+            for row, row0 in zip(self.ctr, self._ctr0):
+                try:
+                    delta.append([a - b for a, b in zip(row, row0)])
+                except TypeError:
+                    delta.append([0] * self.n)
+            self.round_results.append((name, self.turns, self.dealer, delta))
+        if g.match_over is not None and g.match_over(self):
+            self.status = "game_over"
+            self.winner = g.match_winner(self) if g.match_winner is not None else None
+            if isinstance(self.winner, list) and len(self.winner) == 1:
+                self.winner = self.winner[0]
+            elif isinstance(self.winner, list) and not self.winner:
+                self.winner = None
+            return
+        if self.auto_continue:
+            self._next_round()
+
+    def _next_round(self) -> None:
+        g = self.game
+        if g.next_dealer is not None:
+            self.dealer = int(g.next_dealer(self))
+        self._start_round()
+
+    # ------------------------------------------------------------------ legal moves
+    def _compute_legal(self) -> None:
+        legal: dict[str, tuple[ActionDef, tuple]] = {}
+        order: list[str] = []
+        if self.status == "play":
+            ph = self.game.phases[self.phase]
+            for action in ph.actions:
+                for args in self._enumerate(action):
+                    text = self._text_of(action, args)
+                    key = canon_move(text)
+                    if key not in legal:
+                        legal[key] = (action, args)
+                        order.append(text)
+                        if len(order) > MAX_MOVES:
+                            raise RuntimeRulesError(
+                                f"more than {MAX_MOVES} legal moves in phase '{self.phase}'",
+                                action.span)
+        self._legal = legal
+        self._legal_list = order
+
+    def _enumerate(self, action: ActionDef) -> Iterable[tuple]:
+        F: list[Any] = [None] * action.nslots
+        when = action.when
+        if not action.args:
+            try:
+                if when is None or when(self, F):
+                    yield ()
+            except RulesError:
+                raise
+            except Exception as e:
+                raise RuntimeRulesError(f"{type(e).__name__}: {e}", action.when_span) from None
+            return
+        nargs = len(action.args)
+
+        def rec(i: int) -> Iterable[tuple]:
+            if i == nargs:
+                if when is None or when(self, F):
+                    yield tuple(F[:nargs])
+                return
+            opts = action.args[i][1](self, F)
+            if not isinstance(opts, list):
+                opts = [opts]
+            for v in opts:
+                F[i] = v
+                yield from rec(i + 1)
+
+        try:
+            yield from rec(0)
+        except RulesError:
+            raise
+        except Exception as e:
+            raise RuntimeRulesError(f"{type(e).__name__}: {e}", action.when_span) from None
+
+    def _text_of(self, action: ActionDef, args: tuple, viewer: int | None = None) -> str:
+        if not args:
+            return action.name
+        who = self.actor if viewer is None else viewer
+        parts = [action.name]
+        for (_n, _f, typ), v in zip(action.args, args):
+            parts.append(self.render(v, typ, who))
+        return " ".join(parts)
+
+    def render(self, v: Any, typ: str, viewer: int | None) -> str:
+        """An argument as move text: cards by name (or zone#k when the viewer cannot see them),
+        seats as P<n>, numbers and words as they are."""
+        if typ == "card" and isinstance(v, int):
+            return self.card_text(v, viewer)
+        if typ == "seat" and isinstance(v, int):
+            return f"P{v}"
+        if isinstance(v, list):
+            if all(isinstance(x, int) and not isinstance(x, bool) for x in v) and typ in (
+                    "list[card]", "any", "list"):
+                t = self.game.tables
+                cards = sorted(v, key=t.sort_key)
+                return " ".join(self.card_text(c, viewer) for c in cards)
+            return " ".join(self.render(x, "any", viewer) for x in v)
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        return str(v)
+
+    def card_text(self, c: int, viewer: int | None) -> str:
+        if viewer is None or self.visible(c, viewer):
+            return self.game.tables.name[c]
+        z = self.loc[c]
+        return f"{self.znames[z]}#{self.zones[z].index(c) + 1}"
+
+    # ------------------------------------------------------------------ visibility
+    def visible(self, c: int, seat: int) -> bool:
+        if self.face[c]:
+            return True
+        z = self.loc[c]
+        if z < 0:
+            return False
+        v = self.zvis[z]
+        if v == 2:
+            return True
+        if v == 1:
+            return self.zowner[z] == seat
+        if v == 3:
+            return self.zones[z][0] == c
+        return False
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: its own cards, public zones and face-up cards, counters,
+        globals, whose turn it is, and what the players did this round. Unseen cards are '?'."""
+        g = self.game
+        zones: dict[str, Any] = {}
+        for zd in g.zones:
+            if zd.per_player:
+                zones[zd.name] = [[self.game.tables.name[c] if self.visible(c, seat) else "?"
+                                   for c in self.zones[zd.first_id + p]] for p in range(self.n)]
+            else:
+                zones[zd.name] = [self.game.tables.name[c] if self.visible(c, seat) else "?"
+                                  for c in self.zones[zd.first_id]]
+        events = []
+        for who, name, args, types in self.events:
+            if args:
+                text = " ".join([name] + [self.render(a, t, seat) for a, t in zip(args, types)])
+                text = " ".join("?" if "#" in tok and not tok.startswith("P") else tok
+                                for tok in text.split())
+            else:
+                text = name
+            events.append((who, text))
+        out = {
+            "seat": seat, "players": self.n, "round": self.round, "dealer": self.dealer,
+            "turn": self.turn, "phase": self.phase, "to_move": self.current_player(),
+            "status": self.status, "ended_by": self.ended_by, "zones": zones,
+            "counters": {name: list(self.ctr[i]) for i, (name, _) in enumerate(g.counters)},
+            "globals": {name: self._public(self.g[i], seat)
+                        for i, (name, _) in enumerate(g.globals)},
+            "active": list(self.active), "events": events, "winner": self.winner,
+        }
+        if self.current_player() == seat:
+            out["legal"] = self.legal_moves()
+        return out
+
+    def _public(self, v: Any, seat: int) -> Any:
+        return v if isinstance(v, (int, float, str, bool, type(None))) else str(v)
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A clone in which every card ``seat`` cannot see is shuffled among the places of the
+        unseen cards: a sample of what the hidden cards might be, never what they are."""
+        s = self.clone()
+        s.record = False
+        places: list[tuple[int, int]] = []
+        cards: list[int] = []
+        for z, cs in enumerate(s.zones):
+            for i, c in enumerate(cs):
+                if not self.visible(c, seat):
+                    places.append((z, i))
+                    cards.append(c)
+        rng.shuffle(cards)
+        for (z, i), c in zip(places, cards):
+            s.zones[z][i] = c
+            s.loc[c] = z
+            s.face[c] = False
+        s.rng = random.Random(rng.random())
+        s._legal = None
+        s._legal_list = None
+        return s
+
+    # ------------------------------------------------------------------ seats
+    def players(self) -> list[int]:
+        a = self.active
+        return [p for p in range(self.n) if a[p]]
+
+    def next_seat(self, s: int, k: int = 1) -> int:
+        d = self.game.direction
+        n = self.n
+        for _ in range(k):
+            for _i in range(n):
+                s = (s + d) % n
+                if self.active[s]:
+                    break
+        return s
+
+    def prev_seat(self, s: int, k: int = 1) -> int:
+        d = -self.game.direction
+        n = self.n
+        for _ in range(k):
+            for _i in range(n):
+                s = (s + d) % n
+                if self.active[s]:
+                    break
+        return s
+
+    def seats_from(self, s: int) -> list[int]:
+        d = self.game.direction
+        out = []
+        for i in range(self.n):
+            p = (s + d * i) % self.n
+            if self.active[p]:
+                out.append(p)
+        return out
+
+    # ------------------------------------------------------------------ built-ins over state
+    fx_next_seat = next_seat
+    fx_prev_seat = prev_seat
+    fx_seats_from = seats_from
+
+    def fx_active(self, p: int) -> bool:
+        return bool(self.active[p])
+
+    def fx_owner(self, c: int) -> int | None:
+        o = self.zowner[self.loc[c]]
+        return None if o < 0 else o
+
+    def fx_zone_of(self, c: int) -> str:
+        return self.znames[self.loc[c]]
+
+    def fx_visible_to(self, c: int, seat: int) -> bool:
+        return self.visible(c, seat)
+
+    def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
+        if cards is None:
+            raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
+        if not isinstance(cards, list):
+            cards = [cards]
+        else:
+            cards = list(cards)
+        zones = self.zones
+        loc = self.loc
+        dest = zones[zid]
+        up = self.zface[zid] if face is None else face == "up"
+        for c in cards:
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
+                raise RuntimeRulesError(f"move(): {c!r} is not a card")
+            zones[loc[c]].remove(c)
+            if at == "top":
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            loc[c] = zid
+            self.face[c] = up
+
+    def fx_shuffle(self, zid: int) -> None:
+        self.rng.shuffle(self.zones[zid])
+
+    def fx_gather(self, zid: int) -> None:
+        dest = self.zones[zid]
+        up = self.zface[zid]
+        for z, cs in enumerate(self.zones):
+            if z != zid and cs:
+                dest.extend(cs)
+                cs.clear()
+        dest.sort()
+        for c in dest:
+            self.loc[c] = zid
+            self.face[c] = up
+
+    def fx_deal(self, src: int, base: int, n: int, start: int | None = None,
+                face: str | None = None) -> None:
+        first = self.next_seat(self.dealer) if start is None else start
+        order = self.seats_from(first)
+        for _ in range(n):
+            for p in order:
+                z = self.zones[src]
+                if not z:
+                    raise RuntimeRulesError(f"ran out of cards in '{self.znames[src]}' while "
+                                            "dealing")
+                self.fx_move(z[0], base + p, "top", face)
+
+    def fx_show(self, cards: Any) -> None:
+        for c in cards if isinstance(cards, list) else [cards]:
+            self.face[c] = True
+
+    def fx_hide(self, cards: Any) -> None:
+        for c in cards if isinstance(cards, list) else [cards]:
+            self.face[c] = False
+
+    def fx_eliminate(self, p: int) -> None:
+        self.active[p] = False
+
+    def fx_end_round(self, name: str) -> None:
+        if self._pending_end is None:
+            self._pending_end = name
+
+    def fx_log(self, text: Any) -> None:
+        if self.record:
+            self.messages.append(str(text))
+
+    # ------------------------------------------------------------------ checks
+    def check_invariants(self) -> list[str]:
+        """Problems with the state: a card in no zone or in two, a conserved sum that changed."""
+        problems = []
+        seen = [0] * self.ncards
+        for z, cs in enumerate(self.zones):
+            for c in cs:
+                if not 0 <= c < self.ncards:
+                    problems.append(f"zone {self.znames[z]} holds {c!r}, not a card")
+                    continue
+                seen[c] += 1
+                if self.loc[c] != z:
+                    problems.append(f"card {self.game.tables.name[c]} is listed in "
+                                    f"{self.znames[z]} but recorded in {self.znames[self.loc[c]]}")
+        for c, k in enumerate(seen):
+            if k != 1:
+                problems.append(f"card {self.game.tables.name[c]} is in {k} zones")
+        return problems

@@ -1,0 +1,272 @@
+"""Stage 3: parse expression and effect strings into AST nodes (``nodes.py``).
+
+One LALR parser, built once from ``grammar.lark`` (and cached on disk by Lark), serves every
+string. Spans are translated from offsets inside the string to positions in the YAML file, so
+a syntax error points at the character the user typed.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from . import nodes as N
+from .errors import Span, SyntaxErr
+from .yamlload import YStr
+
+MAX_SOURCE_CHARS = 20_000
+MAX_DEPTH = 60
+
+_TOKEN_NAMES = {
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": "a string",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "SEMICOLON": "';'",
+    "EQUAL": "'='",
+    "COMPOP": "a comparison",
+    "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '/', '//' or '%'",
+    "AUGOP": "'+=' or '-='",
+    "DOT": "'.'",
+    "MINUS": "'-'",
+    "__ANON_0": "'->'",
+    "$END": "the end of the text",
+}
+
+
+@functools.cache
+def _parsers() -> Any:
+    import lark
+
+    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    kw = dict(parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+    try:
+        return lark.Lark(grammar, start=["start_expr", "start_stmts"], **kw)
+    except (OSError, PermissionError):  # an unwritable cache folder is no reason to fail
+        kw["cache"] = False
+        return lark.Lark(grammar, start=["start_expr", "start_stmts"], **kw)
+
+
+def _span_at(text: str, offset: int, span: Span) -> Span:
+    if isinstance(text, YStr):
+        return text.pos(offset)
+    return span
+
+
+def _describe(expected: set[str]) -> str:
+    names = sorted({_TOKEN_NAMES.get(t, repr(t.lower()) if t.isalpha() else t) for t in expected})
+    if len(names) > 8:
+        names = names[:8] + ["…"]
+    return ", ".join(names)
+
+
+def parse(text: str, kind: str = "expr", span: Span | None = None) -> N.Node | tuple[N.Node, ...]:
+    """Parse ``text`` as an expression (``kind='expr'``) or a sequence of statements."""
+    import lark
+
+    base = getattr(text, "span", None) or span or Span()
+    if not isinstance(text, str):
+        raise SyntaxErr(f"expected a string of rules text, got {type(text).__name__}", base)
+    if len(text) > MAX_SOURCE_CHARS:
+        raise SyntaxErr(f"this text is longer than {MAX_SOURCE_CHARS} characters", base)
+    if not text.strip():
+        raise SyntaxErr("expected an expression, found an empty string", base)
+    start = "start_expr" if kind == "expr" else "start_stmts"
+    try:
+        tree = _parsers().parse(str(text), start=start)
+    except lark.UnexpectedCharacters as exc:
+        where = _span_at(text, exc.pos_in_stream, base)
+        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        raise SyntaxErr(f"unexpected character {ch!r}", where) from None
+    except lark.UnexpectedToken as exc:
+        tok = exc.token
+        pos = tok.start_pos if tok.start_pos is not None else len(text)
+        if tok.type == "$END":
+            pos = len(text.rstrip()) or 0
+            found = "the end of the text"
+        else:
+            found = repr(str(tok))
+        where = _span_at(text, min(pos, max(len(text) - 1, 0)), base)
+        raise SyntaxErr(f"unexpected {found}; expected {_describe(exc.expected)}", where) from None
+    except lark.UnexpectedEOF as exc:
+        where = _span_at(text, max(len(text) - 1, 0), base)
+        raise SyntaxErr(
+            f"unexpected end of text; expected {_describe(set(exc.expected))}", where
+        ) from None
+    except RecursionError:
+        raise SyntaxErr("this text is nested too deeply", base) from None
+    try:
+        return _Builder(text, base).build(tree)
+    except RecursionError:
+        raise SyntaxErr("this text is nested too deeply", base) from None
+
+
+class _Builder:
+    """Turns a Lark tree into AST nodes. Dispatches on rule names only here, never at run time."""
+
+    def __init__(self, text: str, base: Span) -> None:
+        self.text = text
+        self.base = base
+        self.depth = 0
+
+    def sp(self, item: Any) -> Span:
+        pos = getattr(item, "start_pos", None)
+        if pos is None:
+            meta = getattr(item, "meta", None)
+            pos = getattr(meta, "start_pos", None) if meta is not None else None
+        if pos is None:
+            return self.base
+        return _span_at(self.text, pos, self.base)
+
+    def build(self, tree: Any) -> Any:
+        if tree.data == "start_expr":
+            return self.expr(tree.children[0])
+        return tuple(self.stmt(c) for c in tree.children if c is not None)
+
+    # ----- statements -----
+    def block(self, tree: Any) -> tuple[N.Node, ...]:
+        return tuple(self.stmt(c) for c in tree.children if c is not None)
+
+    def stmt(self, t: Any) -> N.Node:
+        d = t.data
+        s = self.sp(t)
+        if d == "assign" or d == "augassign":
+            target = t.children[0]
+            name = str(target.children[0])
+            index = self.expr(target.children[1]) if target.data == "target_index" else None
+            op = "=" if d == "assign" else str(t.children[1])
+            value = self.expr(t.children[-1])
+            return N.Assign(s, name, index, op, value)
+        if d == "if_stmt":
+            cond, body, *rest = t.children
+            branches = [(self.expr(cond), self.block(body))]
+            orelse: tuple[N.Node, ...] = ()
+            for part in rest:
+                if part is None:
+                    continue
+                if part.data == "elif_part":
+                    branches.append((self.expr(part.children[0]), self.block(part.children[1])))
+                else:
+                    orelse = self.block(part.children[0])
+            return N.If(s, tuple(branches), orelse)
+        if d == "for_stmt":
+            var, it, body = t.children
+            return N.For(s, str(var), self.expr(it), self.block(body))
+        if d == "while_stmt":
+            cond, body = t.children
+            return N.While(s, self.expr(cond), self.block(body))
+        if d == "call_stmt":
+            call = self.expr(t.children[0])
+            return N.ExprStmt(s, call)
+        if d == "pass_stmt":
+            return N.Pass(s)
+        raise SyntaxErr(f"unexpected statement {d}", s)  # pragma: no cover
+
+    # ----- expressions -----
+    def expr(self, t: Any) -> N.Node:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise SyntaxErr(f"expressions may be nested at most {MAX_DEPTH} deep", self.sp(t))
+        try:
+            return self._expr(t)
+        finally:
+            self.depth -= 1
+
+    def _expr(self, t: Any) -> N.Node:
+        import lark
+
+        if isinstance(t, lark.Token):  # a bare NAME reaching here (targets, params)
+            return N.Name(self.sp(t), str(t))
+        d = t.data
+        c = t.children
+        s = self.sp(t)
+        if len(c) == 1 and d in ("or_op", "and_op", "compare", "binop_chain"):
+            return self.expr(c[0])
+        if d == "number":
+            txt = str(c[0])
+            return N.Const(s, float(txt) if "." in txt else int(txt))
+        if d == "string":
+            return N.Const(s, str(c[0])[1:-1])
+        if d == "true":
+            return N.Const(s, True)
+        if d == "false":
+            return N.Const(s, False)
+        if d == "none":
+            return N.Const(s, None)
+        if d == "name":
+            return N.Name(s, str(c[0]))
+        if d == "attr":
+            return N.Attr(self.sp(c[1]), self.expr(c[0]), str(c[1]))
+        if d == "index":
+            return N.Index(s, self.expr(c[0]), self.expr(c[1]))
+        if d == "slice":
+            lo = self.expr(c[1]) if c[1] is not None else None
+            hi = self.expr(c[2]) if c[2] is not None else None
+            return N.Slice(s, self.expr(c[0]), lo, hi)
+        if d == "list":
+            return N.ListLit(s, tuple(self.expr(x) for x in c if x is not None))
+        if d == "listcomp":
+            return N.Comprehension(s, self.expr(c[0]), tuple(self.comp(x) for x in c[1:]))
+        if d == "call":
+            return self.call(t)
+        if d == "lambda":
+            return N.Lambda(s, str(c[0]), self.expr(c[1]))
+        if d == "ifexpr":
+            return N.IfExpr(s, self.expr(c[0]), self.expr(c[1]), self.expr(c[2]))
+        if d == "letexpr":
+            return N.Let(s, str(c[0]), self.expr(c[1]), self.expr(c[2]))
+        if d == "or_op" or d == "and_op":
+            return N.BoolOp(s, d[:-3], tuple(self.expr(x) for x in c))
+        if d == "not_op":
+            return N.Not(s, self.expr(c[0]))
+        if d == "neg":
+            inner = self.expr(c[0])
+            if isinstance(inner, N.Const) and isinstance(inner.value, (int, float)):
+                return N.Const(s, -inner.value)
+            return N.Neg(s, inner)
+        if d == "compare":
+            ops = tuple(str(x) for x in c[1::2])
+            return N.Compare(s, ops, tuple(self.expr(x) for x in c[0::2]))
+        if d == "contains":
+            return N.Compare(s, ("in",), (self.expr(c[0]), self.expr(c[1])))
+        if d == "not_contains":
+            return N.Compare(s, ("not in",), (self.expr(c[0]), self.expr(c[1])))
+        if d == "binop_chain":
+            left = self.expr(c[0])
+            for op, right in zip(c[1::2], c[2::2]):
+                left = N.BinOp(self.sp(op), str(op), left, self.expr(right))
+            return left
+        raise SyntaxErr(f"unexpected construct {d}", s)  # pragma: no cover
+
+    def comp(self, t: Any) -> tuple[str, N.Node, N.Node | None]:
+        var, it, cond = t.children
+        return (str(var), self.expr(it), self.expr(cond) if cond is not None else None)
+
+    def call(self, t: Any) -> N.Call:
+        name_tok, arglist = t.children
+        s = self.sp(name_tok)
+        args: list[N.Node] = []
+        kwargs: list[tuple[str, N.Node]] = []
+        if arglist is not None:
+            if arglist.data == "genarg":
+                elt, *fors = arglist.children
+                comp = N.Comprehension(self.sp(arglist), self.expr(elt),
+                                       tuple(self.comp(x) for x in fors))
+                return N.Call(s, str(name_tok), (comp,))
+            for a in arglist.children:
+                if a is None:
+                    continue
+                if getattr(a, "data", None) == "kwarg":
+                    kwargs.append((str(a.children[0]), self.expr(a.children[1])))
+                else:
+                    args.append(self.expr(a))
+        return N.Call(s, str(name_tok), tuple(args), tuple(kwargs))

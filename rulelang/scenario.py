@@ -1,0 +1,294 @@
+"""Scenario files (``*.scenario.yaml``): a fixed starting position, moves, and what must hold.
+
+The format is CONTRACTS.md's. A scenario is how rules are tested, by the project and by users
+who write variants; ``rulelang test`` runs them. A scenario whose file is bad is an error
+(exit 1) located in the file; a scenario whose expectation fails is a failure with a reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cards import normalize
+from .errors import LoadError, RulesError, RulesErrors, SchemaError, Span, UsageError
+from .yamlload import YList, YMap, load_file
+
+EXPECT_KEYS = ("round_over", "ended_by", "values", "counters", "sizes", "zones", "eliminated",
+               "game_over", "winner", "to_move", "legal", "globals", "dealer", "round")
+
+
+def override_deal(S: Any, spec: dict[str, Any]) -> None:
+    """Lay out the named zones exactly as given (top first); every other zone keeps its size,
+    refilled from the remaining cards; the home zone (the stock) takes the rest, shuffled under
+    what the scenario puts on top of it."""
+    g = S.game
+    names = {z.name: z for z in g.zones}
+    by_name: dict[str, list[int]] = {}
+    for c in range(S.ncards):
+        by_name.setdefault(g.tables.name[c], []).append(c)
+    wanted: dict[int, list[int]] = {}  # zone id -> cards, top first
+    taken: set[int] = set()
+
+    def pick(text: Any, where: str) -> int:
+        name = normalize(str(text))
+        if name is None:
+            raise UsageError(f"deal: {where}: '{text}' is not a card")
+        for c in by_name.get(name, []):
+            if c not in taken:
+                taken.add(c)
+                return c
+        have = len(by_name.get(name, []))
+        raise UsageError(f"deal: {where}: {name} is listed more times than the deck holds "
+                         f"({have})")
+
+    for zname, cards in spec.items():
+        if zname not in names:
+            raise UsageError(f"deal: '{zname}' is not a zone of this game "
+                             f"(zones: {', '.join(names)})")
+        zd = names[zname]
+        if zd.per_player:
+            if not isinstance(cards, list) or len(cards) != S.n or not all(
+                    isinstance(x, list) for x in cards):
+                raise UsageError(f"deal: '{zname}' is a zone of each player: give one list per "
+                                 f"seat ({S.n} lists)")
+            for p, cs in enumerate(cards):
+                wanted[zd.first_id + p] = [pick(x, f"{zname}[{p}]") for x in cs]
+        else:
+            if not isinstance(cards, list):
+                raise UsageError(f"deal: '{zname}' needs a list of cards, top first")
+            wanted[zd.first_id] = [pick(x, zname) for x in cards]
+    home = g.home_zone
+    # every other zone keeps its cards unless the scenario placed them elsewhere
+    sizes = {z: len(cs) for z, cs in enumerate(S.zones)}
+    keep: dict[int, list[int]] = {}
+    for z, cs in enumerate(S.zones):
+        if z in wanted or z == home:
+            continue
+        keep[z] = [c for c in cs if c not in taken]
+    used = set(taken)
+    for cs in keep.values():
+        used.update(cs)
+    free = [c for c in range(S.ncards) if c not in used]
+    S.rng.shuffle(free)
+    for z, cs in keep.items():
+        while len(cs) < sizes[z] and free:
+            cs.append(free.pop())
+    for z in range(len(S.zones)):
+        S.zones[z] = []
+    for z, cs in wanted.items():
+        S.zones[z] = list(cs)
+    for z, cs in keep.items():
+        S.zones[z] = cs
+    if home in wanted:
+        S.zones[home] = wanted[home] + free
+    else:
+        S.zones[home] = free
+    for z, cs in enumerate(S.zones):
+        up = S.zface[z]
+        for c in cs:
+            S.loc[c] = z
+            S.face[c] = up
+
+
+@dataclass
+class Outcome:
+    path: str
+    ok: bool
+    reason: str = ""
+
+
+def _fail(path: str, reason: str) -> Outcome:
+    return Outcome(path, False, reason)
+
+
+def run_scenario(path: Path, shown: str) -> Outcome:
+    """Run one scenario file; ``RulesError`` for a bad file, a failing ``Outcome`` otherwise."""
+    from . import load
+    from .rules import resolve_game, validate
+
+    doc = load_file(str(path), shown)
+    if not isinstance(doc, YMap):
+        raise SchemaError("a scenario must be a YAML mapping", Span(shown, 1, 1))
+    errs = validate(doc, "scenario", shown)
+    if errs:
+        raise RulesErrors(errs)
+    gname = str(doc["game"])
+    gpath = resolve_game(gname, path.parent)
+    if gpath is None:
+        raise LoadError(f"game: no rules file or bundled game named '{gname}'",
+                        doc.span_of("game"))
+    try:
+        game = load(str(gpath), options=dict(doc.get("options") or {}), allow_any_path=False)
+    except UsageError as e:
+        raise SchemaError(str(e.message), doc.span_of("options")) from None
+    players = int(doc.get("players", game.default_players))
+    try:
+        S = game.new_state(players, seed=int(doc.get("seed", 0)), dealer=doc.get("dealer"),
+                           start=dict(doc.get("start") or {}) or None,
+                           deal=dict(doc.get("deal") or {}) or None,
+                           auto_continue=bool(doc.get("continue", False)))
+    except UsageError as e:
+        raise SchemaError(e.message, doc.span) from None
+    moves = doc.get("moves") or YList()
+    for i, m in enumerate(moves):
+        mspan = moves.span_of(i) if isinstance(moves, YList) else doc.span
+        illegal = False
+        if isinstance(m, dict):
+            if set(m) != {"illegal"}:
+                raise SchemaError("a move is \"<seat>: <move>\" or {illegal: \"<seat>: <move>\"}",
+                                  mspan)
+            m = m["illegal"]
+            illegal = True
+        seat, move = _split_move(str(m), mspan)
+        if illegal:
+            before = S.clone()
+            if seat != S.current_player():
+                continue
+            try:
+                S.apply(move)
+            except RulesError:
+                if _fingerprint(S) != _fingerprint(before):
+                    return _fail(shown, f"move {i + 1} ('{m}'): the rejected move changed "
+                                        "the state")
+                continue
+            return _fail(shown, f"move {i + 1} ('{m}') should be illegal but was accepted")
+        if seat != S.current_player():
+            who = S.current_player()
+            return _fail(shown, f"move {i + 1} ('{m}'): P{seat} is not to move "
+                                f"({'P' + str(who) if who is not None else 'nobody'} is)")
+        try:
+            S.apply(move)
+        except RulesError as e:
+            return _fail(shown, f"move {i + 1} ('{m}') was rejected: {e.message}")
+        bad = S.check_invariants()
+        if bad:
+            return _fail(shown, f"after move {i + 1}: {bad[0]}")
+    return _check_expect(S, doc.get("expect") or {}, shown)
+
+
+def _split_move(m: str, span: Span) -> tuple[int, str]:
+    head, sep, rest = m.partition(":")
+    head = head.strip().upper().removeprefix("P")
+    if not sep or not head.isdigit() or not rest.strip():
+        raise SchemaError(f"a move is written \"<seat>: <move>\", like \"1: draw stock\"; "
+                          f"got {m!r}", span)
+    return int(head), rest.strip()
+
+
+def _fingerprint(S: Any) -> Any:
+    return (repr(S.zones), repr(S.ctr), repr(S.g), S.phase, S.turn, S.actor, S.status,
+            repr(S.active))
+
+
+def _cards(S: Any, cs: list[int]) -> list[str]:
+    return [S.game.tables.name[c] for c in cs]
+
+
+def _canon(x: Any) -> Any:
+    if isinstance(x, list):
+        return [_canon(v) for v in x]
+    if isinstance(x, str):
+        return normalize(x) or x
+    return x
+
+
+def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
+    from .engine import canon_move
+
+    g = S.game
+    checks: list[tuple[str, Any, Any]] = []
+    zones = {z.name: z for z in g.zones}
+    for key, want in expect.items():
+        if key == "round_over":
+            got: Any = S.status != "play"
+        elif key == "game_over":
+            got = S.status == "game_over"
+        elif key == "ended_by":
+            got = S.ended_by
+        elif key == "winner":
+            got = S.winner
+            if isinstance(want, list) and not isinstance(got, list) and got is not None:
+                got = [got]
+        elif key == "values":
+            ev = g.evaluator()
+            hz = zones.get("hand")
+            if hz is None:
+                return _fail(shown, "expect values: the game has no 'hand' zone")
+            got = [ev.fn(S, S.zones[hz.first_id + p]) for p in range(S.n)]
+        elif key == "counters":
+            names = {n: i for i, (n, _) in enumerate(g.counters)}
+            for cname, cwant in want.items():
+                if cname not in names:
+                    return _fail(shown, f"expect counters: no counter '{cname}'")
+                checks.append((f"counters.{cname}", cwant, S.ctr[names[cname]]))
+            continue
+        elif key == "globals":
+            names = {n: i for i, (n, _) in enumerate(g.globals)}
+            for gname, gwant in want.items():
+                if gname not in names:
+                    return _fail(shown, f"expect globals: no global '{gname}'")
+                checks.append((f"globals.{gname}", gwant, S.g[names[gname]]))
+            continue
+        elif key in ("sizes", "zones"):
+            for zname, zwant in want.items():
+                if zname not in zones:
+                    return _fail(shown, f"expect {key}: no zone '{zname}'")
+                zd = zones[zname]
+                if zd.per_player:
+                    lists = [S.zones[zd.first_id + p] for p in range(S.n)]
+                    zgot: Any = ([len(x) for x in lists] if key == "sizes"
+                                 else [_cards(S, x) for x in lists])
+                else:
+                    zl = S.zones[zd.first_id]
+                    zgot = len(zl) if key == "sizes" else _cards(S, zl)
+                checks.append((f"{key}.{zname}", _canon(zwant), zgot))
+            continue
+        elif key == "eliminated":
+            got = [p for p in range(S.n) if not S.active[p]]
+            want = sorted(want)
+        elif key == "to_move":
+            got = S.current_player()
+        elif key == "legal":
+            got = sorted(canon_move(m) for m in S.legal_moves())
+            want = sorted(canon_move(m) for m in want)
+        elif key == "dealer":
+            got = S.dealer
+        elif key == "round":
+            got = S.round
+        else:
+            return _fail(shown, f"expect: unknown key '{key}'")
+        checks.append((key, want, got))
+    for key, want, got in checks:
+        if not _eq(want, got):
+            return _fail(shown, f"expected {key} = {_show(want)}, got {_show(got)}")
+    return Outcome(shown, True)
+
+
+def _eq(a: Any, b: Any) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b) < 1e-9
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_eq(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _show(x: Any) -> str:
+    if isinstance(x, list):
+        return "[" + ", ".join(_show(v) for v in x) + "]"
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return "null" if x is None else str(x)
+
+
+def find_scenarios(paths: list[str]) -> list[tuple[Path, str]]:
+    out: list[tuple[Path, str]] = []
+    for p in paths:
+        pp = Path(p)
+        if pp.is_dir():
+            for f in sorted(pp.rglob("*.scenario.yaml")):
+                out.append((f, str(f)))
+        else:
+            out.append((pp, p))
+    return out
