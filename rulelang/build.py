@@ -347,8 +347,14 @@ class Builder:
                 functions[name] = uf
                 bodies.append((uf, body, sdoc.span_of(key), effect))
                 chain = self.loaded.supers.get(name, [])
-                prev = uf
+                prev, prev_body = uf, body
                 for skey, sbody in reversed(chain):
+                    # an overridden definition is compiled only if the one over it calls
+                    # super(): a variant may replace a function whose old body uses a name
+                    # it removes
+                    if not _calls_super(prev_body, effect, kspan):
+                        break
+                    prev_body = sbody
                     sm = SIG.match(str(skey))
                     sparams = tuple(p.strip() for p in ((sm.group(2) if sm else "") or "")
                                     .split(",") if p.strip())
@@ -377,6 +383,7 @@ class Builder:
             # the base of an override is compiled with its own name for super()
             base = uf.name.split("@")[0]
             sc = Scope(uf.params, fn=uf)
+            c.touch = False
             if effect:
                 fn = self.effects(c, body, bspan, sc)
             else:
@@ -385,7 +392,9 @@ class Builder:
                 if tree is not None:
                     fn, uf.ret = c.expr(tree, sc)
             uf.nslots = sc.n
+            uf.pure = not effect and not c.touch
             _install(uf, fn, base)
+        _memoize_pure(functions)
 
         copies: Unit | int
         if isinstance(copies_raw, int):
@@ -545,6 +554,56 @@ def _install(uf: UserFn, fn: Any, base: str) -> None:
 
     uf.fn = func
     _ = base
+
+
+MEMO_LIMIT = 200_000
+
+
+def _memoize_pure(functions: dict[str, UserFn]) -> None:
+    """Remember the results of functions that read nothing but their arguments (hand
+    evaluators, mostly): the same hand is judged many times in a game and across games."""
+    changed = True
+    while changed:  # a function is pure only if everything it calls is
+        changed = False
+        for uf in functions.values():
+            if uf.pure and any(not functions[c].pure for c in uf.calls if c in functions):
+                uf.pure = False
+                changed = True
+    for uf in functions.values():
+        if not uf.pure or uf.fn is None:
+            continue
+        inner = uf.fn
+        cache: dict[Any, Any] = {}
+
+        def memo(S: Any, *args: Any, inner: Any = inner, cache: dict[Any, Any] = cache) -> Any:
+            key = tuple(tuple(a) if type(a) is list else a for a in args)
+            try:
+                return cache[key]
+            except KeyError:
+                pass
+            except TypeError:  # an argument that cannot be a key: just compute
+                return inner(S, *args)
+            v = inner(S, *args)
+            if len(cache) >= MEMO_LIMIT:
+                cache.clear()
+            cache[key] = v
+            return v
+
+        uf.fn = memo
+
+
+def _calls_super(body: Any, effect: bool, span: Span) -> bool:
+    """Whether a function's (or procedure's) rules text calls super(...); text that does not
+    parse counts as calling it, so that its errors are reported as before."""
+    for line in body if isinstance(body, list) else [body]:
+        try:
+            tree = parse(as_str(line, span), "stmts" if effect else "expr", span)
+        except RulesError:
+            return True
+        for root in tree if isinstance(tree, tuple) else (tree,):
+            if any(isinstance(n, N.Call) and n.func == "super" for n in N.walk(root)):
+                return True
+    return False
 
 
 def _recursion_errors(functions: dict[str, UserFn]) -> list[RulesError]:

@@ -63,6 +63,7 @@ class UserFn:
     fn: Callable[..., Any] | None = None
     calls: set[str] = field(default_factory=set)
     ret: str = "any"
+    pure: bool = False
 
 
 @dataclass
@@ -129,7 +130,9 @@ class Compiler:
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
         self.errors: list[RulesError] = []
-        self.state_impl: dict[str, Callable[..., Any]] = {}
+        # set when compiled code reads the state: a function that never does is pure, and its
+        # results can be remembered (see build._install)
+        self.touch = False
 
     def err(self, msg: str, span: Span) -> None:
         self.errors.append(CheckError(msg, span))
@@ -157,9 +160,11 @@ class Compiler:
         if sc.phase_names and name in sym.phases | {"end_turn"}:
             return (lambda S, F: name), "phase"
         if name in SPECIAL:
-            if name == "me" and not sc.in_action:
-                pass  # 'me' is the seat to move; outside an action it is the current actor
+            if name not in ("suits", "ranks"):
+                self.touch = True
             return self._special(name), SPECIAL[name]
+        if name in sym.globals or name in sym.zones or name in sym.counters:
+            self.touch = True
         if name in sym.globals:
             i = sym.globals[name]
             return (lambda S, F: S.g[i]), "any"
@@ -252,6 +257,8 @@ class Compiler:
         if isinstance(n.obj, N.Name) and n.obj.id not in sc.slots:
             name = n.obj.id
             idx, it = self.expr(n.index, sc)
+            if name in sym.zones or name in sym.counters:
+                self.touch = True
             if name in sym.zones and sym.zones[name][1]:
                 base = sym.zones[name][0]
                 return (lambda S, F: S.zones[base + idx(S, F)]), "list[card]"
@@ -612,6 +619,7 @@ class Compiler:
     def _state_call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
         name = n.func
         mn, mx, kinds, ret, effect = STATE_FUNCS[name]
+        self.touch = True
         self._check_arity(n, mn, mx, STATE_KWARGS.get(name, ()))
         argfs: list[Fn] = []
         for i, a in enumerate(n.args[:mx]):

@@ -25,8 +25,21 @@ MAX_MOVES = 5_000
 VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
 
 
+_CANON: dict[str, str] = {}
+
+
 def canon_move(text: str) -> str:
     """A move text in the form used to compare moves: cards canonical, words lower case."""
+    key = _CANON.get(text)
+    if key is None:
+        key = _canon(text)
+        if len(_CANON) > 100_000:
+            _CANON.clear()
+        _CANON[text] = key
+    return key
+
+
+def _canon(text: str) -> str:
     out = []
     for tok in str(text).split():
         c = normalize(tok)
