@@ -70,11 +70,17 @@ def conserved_problems(state: Any) -> list[str]:
     return out
 
 
+_GAMES: dict[str, Any] = {}  # compiled games by run key: inherited by forked workers
+
+
 def _worker(args: tuple) -> list[dict[str, Any]]:
     path, options, players, agents, seed, lo, hi, check = args
-    from . import load
+    key = repr((path, sorted(options.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        from . import load
 
-    game = load(path, options)
+        game = _GAMES[key] = load(path, options)
     return [play_one(game, players, agents, seed, i, check) for i in range(lo, hi)]
 
 
@@ -86,8 +92,9 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
+    game = load(path, options)
+    _GAMES[repr((path, sorted(options.items())))] = game
     if workers <= 1:
-        game = load(path, options)
         for i in range(games):
             records.append(play_one(game, players, agents, seed, i, check))
             if progress:
