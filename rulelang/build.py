@@ -30,13 +30,14 @@ class ZoneDef:
     face_up: bool
     home: bool
     first_id: int
+    groups: bool = False
 
 
 @dataclass
 class ActionDef:
     name: str
     phase: str
-    args: list[tuple[str, Fn, str]]  # (name, closure giving the options, type of an option)
+    args: list[tuple[str, Fn, str, int]]  # (name, closure giving the options, type, frame slot)
     when: Fn | None
     do: Fn | None
     next: Fn | None  # closure giving a phase name or 'end_turn'; None = end_turn
@@ -293,7 +294,7 @@ class Builder:
             vis = z.get("visibility", "owner" if per else "hidden")
             face_up = z.get("face", "up" if vis == "public" else "down") == "up"
             zd = ZoneDef(str(zname), per, vis, face_up, bool(z.get("home", False)),
-                         len(zone_names))
+                         len(zone_names), bool(z.get("groups", False)))
             zones.append(zd)
             zmap[str(zname)] = (zd.first_id, per)
             for s in range(pmax if per else 1):
@@ -302,7 +303,7 @@ class Builder:
         homes = [z for z in zones if z.home]
         if len(homes) > 1:
             self.err("only one zone can be the deck's home", zdoc.key_span(homes[1].name))
-        shared = [z for z in zones if not z.per_player]
+        shared = [z for z in zones if not z.per_player and not z.groups]
         home = homes[0] if homes else (shared[0] if shared else (zones[0] if zones else None))
         if home is None:
             self.err("a game needs at least one zone", self.span(doc, "zones"))
@@ -316,6 +317,12 @@ class Builder:
         for name in globs:
             if name in zmap:
                 self.err(f"'{name}' is both a global and a zone", doc["globals"].key_span(name))
+        for kind, names, section in (("counter", counters, "counters"),
+                                     ("global", globs, "globals"), ("zone", zmap, "zones")):
+            for name in names:
+                if name in values:  # name[c.rank] would read one and silently not the other
+                    self.err(f"'{name}' is declared twice (as a value table and a {kind})",
+                             doc[section].key_span(name))
 
         # settlement names and triggers give the ways a round can end
         rnd = doc.get("round") or YMap()
@@ -369,6 +376,7 @@ class Builder:
             card_values={k: tuple(v.get(r, 0) for r in tables.rank) for k, v in values.items()},
             data=dict(doc.get("data") or {}), functions=functions,
             phases={str(p) for p in phases_doc}, ended_by=set(ended_by), deck_size=tables.size,
+            group_zones={z.name for z in zones if z.groups},
             card_rank=tables.rank, card_suit=tables.suit, card_order=tables.order,
             card_color=tuple("red" if s in ("H", "D") else "black" if s else "none"
                              for s in tables.suit),
@@ -494,14 +502,14 @@ class Builder:
             aspan = adoc.key_span(aname)
             a = a or YMap()
             sc = Scope(in_action=True)
-            args: list[tuple[str, Any, str]] = []
+            args: list[tuple[str, Any, str, int]] = []
             argdoc = a.get("args") or YMap()
             for argname, argexpr in argdoc.items():
                 tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
-                sc.new_slot(str(argname), _elem_type(typ))
+                slot = sc.new_slot(str(argname), _elem_type(typ))
                 if fn is not None:
-                    args.append((str(argname), fn, _elem_type(typ)))
+                    args.append((str(argname), fn, _elem_type(typ), slot))
             when = None
             if "when" in a:
                 tree = self.parse(a["when"], "expr", a.span_of("when"))

@@ -247,3 +247,164 @@ PURE: dict[str, Builtin] = {
         Builtin("without", 2, 2, "xx", "list", _without),
     ]
 }
+
+
+class Group(list):
+    """A group of cards laid on the table (a meld): a copy of its cards that knows its zone,
+    its owner and its number, so that a move can name it (``P2#1``) and effects can add to it."""
+
+    __slots__ = ("zid", "owner", "number", "container")
+
+    def __init__(self, cards: list, zid: int, owner: int, number: int, container: str) -> None:
+        super().__init__(cards)
+        self.zid = zid
+        self.owner = owner
+        self.number = number
+        self.container = container
+
+    def label(self) -> str:
+        return f"P{self.owner}#{self.number}" if self.owner >= 0 else \
+            f"{self.container}#{self.number}"
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+MAX_MELDS = 5_000
+
+
+def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
+                ) -> dict[str, Callable[..., Any]]:
+    """Set and run finders over the deck's card tables (built once per game)."""
+
+    def dedupe(options: list[list[int]]) -> list[list[int]]:
+        seen: set[tuple] = set()
+        out = []
+        for o in options:
+            o = sorted(o, key=lambda c: (order[c], suit[c] or "", c))
+            key = tuple(name[c] for c in o)
+            if key not in seen:
+                seen.add(key)
+                out.append(o)
+                if len(out) > MAX_MELDS:
+                    raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        return out
+
+    def by_name(cs: list[int]) -> list[int]:
+        """One card per distinct name: identical cards are interchangeable in a choice."""
+        seen: dict[str, int] = {}
+        for c in cs:
+            seen.setdefault(name[c], c)
+        return list(seen.values())
+
+    def split(cards: Any, wild: Callable[[Any], Any] | None) -> tuple[list[int], list[int]]:
+        cs = _seq(cards)
+        if wild is None:
+            return list(cs), []
+        w = [c for c in cs if wild(c)]
+        return [c for c in cs if c not in w], w
+
+    def sets(cards: Any, lo: int = 3, hi: int | None = None, *, wild: Any = None,
+             max_wild: int = 0, all_wild: bool = False) -> list[list[int]]:
+        """Every set of lo..hi cards of one rank, with at most max_wild wild cards."""
+        hi = lo if hi is None else hi
+        nat, wilds = split(cards, wild)
+        ranks: dict[str, list[int]] = {}
+        for c in nat:
+            ranks.setdefault(rank[c], []).append(c)
+        out: list[list[int]] = []
+        wild_choices = {k: [list(x) for x in itertools.combinations(wilds, k)]
+                        for k in range(0, min(max_wild, len(wilds)) + 1)}
+        for r in sorted(ranks, key=lambda r: order[ranks[r][0]]):
+            group = ranks[r]
+            for size in range(lo, hi + 1):
+                for k, wcs in wild_choices.items():
+                    a = size - k
+                    if a < 1 or a > len(group):
+                        continue
+                    for nc in itertools.combinations(group, a):
+                        for wc in wcs:
+                            out.append(list(nc) + wc)
+                        if len(out) > MAX_MELDS * 4:
+                            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        if all_wild:
+            for size in range(lo, min(hi, len(wilds)) + 1):
+                out.extend(list(x) for x in itertools.combinations(wilds, size))
+        return dedupe(out)
+
+    def positions(c: int, ace: str) -> list[int]:
+        p = order[c]
+        if rank[c] == "A":
+            if ace == "low":
+                return [-1]
+            if ace == "both":
+                return [-1, p]
+        return [p]
+
+    def runs(cards: Any, lo: int = 3, *, ace: str = "low") -> list[list[int]]:
+        """Every run of lo or more cards in sequence in one suit (no wild cards)."""
+        out: list[list[int]] = []
+        suits: dict[Any, dict[int, int]] = {}
+        for c in by_name(_seq(cards)):
+            if rank[c] == "JK":
+                continue
+            for p in positions(c, ace):
+                suits.setdefault(suit[c], {})[p] = c
+        for s in suits:
+            at = suits[s]
+            for start in sorted(at):
+                seq = []
+                p = start
+                while p in at:
+                    seq.append(at[p])
+                    p += 1
+                    if len(seq) >= lo:
+                        out.append(list(seq))
+        return dedupe(out)
+
+    def is_set(cards: Any, *, wild: Any = None, max_wild: int | None = None) -> bool:
+        nat, wilds = split(cards, wild)
+        if max_wild is not None and len(wilds) > max_wild:
+            return False
+        return len({rank[c] for c in nat}) <= 1 and len(nat) + len(wilds) > 0
+
+    def is_run(cards: Any, *, ace: str = "low") -> bool:
+        cs = _seq(cards)
+        if not cs or len({suit[c] for c in cs}) != 1 or any(rank[c] == "JK" for c in cs):
+            return False
+        for choice in itertools.product(*[positions(c, ace) for c in cs]):
+            ps = sorted(choice)
+            if all(b == a + 1 for a, b in zip(ps, ps[1:])):
+                return True
+        return False
+
+    def disjoint(melds: Any, k: int) -> list[list[list[int]]]:
+        """Every choice of k melds that share no card."""
+        ms = _seq(melds)
+        out = []
+        for combo in itertools.combinations(ms, k):
+            used: set[int] = set()
+            ok = True
+            for m in combo:
+                if used & set(m):
+                    ok = False
+                    break
+                used |= set(m)
+            if ok:
+                out.append([list(m) for m in combo])
+                if len(out) > MAX_MELDS:
+                    raise RuntimeRulesError(f"more than {MAX_MELDS} meld choices")
+        return out
+
+    _ = nranks
+    return {"sets": sets, "runs": runs, "is_set": is_set, "is_run": is_run,
+            "disjoint": disjoint}
+
+
+# name: (min args, max args, kinds, return type, keyword arguments)
+MELD_SPECS: dict[str, tuple[int, int, str, str, tuple[str, ...]]] = {
+    "sets": (1, 3, "xxx", "list[list[card]]", ("wild", "max_wild", "all_wild")),
+    "runs": (1, 2, "xx", "list[list[card]]", ("ace",)),
+    "is_set": (1, 1, "x", "bool", ("wild", "max_wild")),
+    "is_run": (1, 1, "x", "bool", ("ace",)),
+    "disjoint": (2, 2, "xx", "list[list[list[card]]]", ()),
+}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import nodes as N
-from .builtins import PURE, Builtin
+from .builtins import MELD_SPECS, PURE, Builtin, Group, _meld_funcs
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 
 Fn = Callable[[Any, list], Any]
@@ -45,6 +45,7 @@ STATE_FUNCS: dict[str, tuple[int, int, str, str, bool]] = {
     "show": (1, 1, "x", "none", True),
     "hide": (1, 1, "x", "none", True),
     "eliminate": (1, 1, "x", "none", True),
+    "meld": (2, 2, "xz", "none", True),
     "end_round": (1, 1, "n", "none", True),
     "log": (1, 1, "x", "none", True),
 }
@@ -80,6 +81,7 @@ class Symbols:
     functions: dict[str, UserFn]
     phases: set[str]
     ended_by: set[str]
+    group_zones: set[str]
     deck_size: int
     card_rank: tuple
     card_suit: tuple
@@ -173,6 +175,8 @@ class Compiler:
             if per:
                 self.err(f"'{name}' is a zone of each player: write {name}[seat]", n.span)
                 return (lambda S, F: []), "list[card]"
+            if name in sym.group_zones:
+                return (lambda S, F: S.group_list(zid)), "list[group]"
             return (lambda S, F: S.zones[zid]), "list[card]"
         if name in sym.data:
             v = sym.data[name]
@@ -235,7 +239,10 @@ class Compiler:
             self.err(f"a card has no attribute '{n.name}'{did_you_mean(n.name, CARD_ATTRS)}"
                      f"; it has {', '.join(CARD_ATTRS)}", n.span)
             return (lambda S, F: None), "any"
-        if t not in ("any", "record"):
+        if t == "group" and n.name not in ("owner", "number"):
+            self.err(f"a group on the table has 'owner' and 'number', not '{n.name}'", n.span)
+            return (lambda S, F: None), "any"
+        if t not in ("any", "record", "group"):
             self.err(f"'.{n.name}' needs a card or a record, not {t}", n.span)
             return (lambda S, F: None), "any"
         key = n.name
@@ -248,6 +255,8 @@ class Compiler:
                 return o[key]
             if isinstance(o, int) and not isinstance(o, bool) and key in CARD_ATTRS:
                 return getattr(self.sym, "card_" + key)[o]
+            if isinstance(o, Group) and key in ("owner", "number"):
+                return getattr(o, key)
             raise RuntimeRulesError(f"cannot take '.{key}' of this value")
 
         return attr, "any"
@@ -261,6 +270,8 @@ class Compiler:
                 self.touch = True
             if name in sym.zones and sym.zones[name][1]:
                 base = sym.zones[name][0]
+                if name in sym.group_zones:
+                    return (lambda S, F: S.group_list(base + idx(S, F))), "list[group]"
                 return (lambda S, F: S.zones[base + idx(S, F)]), "list[card]"
             if name in sym.counters:
                 ci = sym.counters[name]
@@ -507,12 +518,14 @@ class Compiler:
             return self._user_call(n, sym.functions[name], sc)
         if name in PURE:
             return self._pure_call(n, PURE[name], sc)
+        if name in MELD_SPECS:
+            return self._meld_call(n, sc)
         if name in STATE_FUNCS:
             mn, mx, kinds, ret, effect = STATE_FUNCS[name]
             if effect:
                 self.err(f"'{name}' changes the game and can only be used as an effect", n.span)
             return self._state_call(n, sc)
-        known = list(sym.functions) + list(PURE) + list(STATE_FUNCS)
+        known = list(sym.functions) + list(PURE) + list(STATE_FUNCS) + list(MELD_SPECS)
         known = [k for k in known if "@" not in k]
         self.err(f"unknown function '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
@@ -598,6 +611,26 @@ class Compiler:
             return (lambda S, F: impl(a0(S, F), a1(S, F))), ret
         return (lambda S, F: impl(*[f(S, F) for f in argfs])), ret
 
+    def _meld_call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
+        mn, mx, _kinds, ret, kws = MELD_SPECS[n.func]
+        self._check_arity(n, mn, mx, kws)
+        if not hasattr(self, "_melds"):
+            sym = self.sym
+            self._melds = _meld_funcs(sym.card_rank, sym.card_suit, sym.card_order,
+                                      sym.card_name, len(set(sym.card_rank)))
+        impl = self._melds[n.func]
+        argfs = [self.expr(a, sc)[0] for a in n.args[:mx]]
+        kwfs = {k: (self._fn_arg(a, sc) if k == "wild" else self.expr(a, sc)[0])
+                for k, a in n.kwargs}
+        for k, a in n.kwargs:
+            if k == "ace" and not (isinstance(a, N.Const) and a.value in ("low", "high", "both")):
+                self.err("ace: takes 'low', 'high' or 'both'", a.span)
+
+        def call(S: Any, F: list) -> Any:
+            return impl(*[f(S, F) for f in argfs], **{k: f(S, F) for k, f in kwfs.items()})
+
+        return call, ret
+
     def _zone_arg(self, node: N.Node, sc: Scope) -> tuple[Fn, bool]:
         """A zone argument of an effect: (closure giving the zone id, whether it is per player
         and given without a seat, as in deal(stock, hand, 3))."""
@@ -613,6 +646,13 @@ class Compiler:
             idx, _ = self.expr(node.index, sc)
             return (lambda S, F: base + idx(S, F)), False
         f, t = self.expr(node, sc)
+        if t in ("group", "any"):
+            def group_zone(S: Any, F: list) -> int:
+                g = f(S, F)
+                if not isinstance(g, Group):
+                    raise RuntimeRulesError("expected a zone or a group on the table here")
+                return g.zid
+            return group_zone, False
         self.err(f"expected a zone here (one of {', '.join(sym.zones)}), got {t}", node.span)
         return (lambda S, F: 0), False
 

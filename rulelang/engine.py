@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .build import ActionDef, Game
+from .builtins import Group
 from .cards import normalize
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 
@@ -75,6 +76,9 @@ class State:
         self.zowner = list(game.zone_owner)
         self.znames = list(game.zone_names)
         self.zones: list[list[int]] = [[] for _ in range(game.nzones)]
+        # zones that hold groups (melds): container zone id -> the zone ids of its groups,
+        # which are created at run time after the static zones
+        self.groups: dict[int, list[int]] = {}
         self.active = [True] * players
         self.g: list[Any] = [None] * len(game.globals)
         self.ctr: list[list[Any]] = [[0] * players for _ in game.counters]
@@ -194,7 +198,8 @@ class State:
         self._legal_list = None
         try:
             F: list[Any] = [None] * action.nslots
-            F[: len(args)] = args
+            for arg, v in zip(action.args, args):
+                F[arg[3]] = v
             if action.do is not None:
                 action.do(self, F)
             if self._pending_end is not None:
@@ -221,6 +226,8 @@ class State:
         s.active = self.active[:]
         s.g = self.g[:]
         s.ctr = [row[:] for row in self.ctr]
+        if self.groups:
+            s.groups = {k: v[:] for k, v in self.groups.items()}
         s.rng = random.Random()
         s.rng.setstate(self.rng.getstate())
         s.history = self.history[:] if self.record else []
@@ -412,16 +419,19 @@ class State:
             return
         nargs = len(action.args)
 
+        slots = [a[3] for a in action.args]
+
         def rec(i: int) -> Iterable[tuple]:
             if i == nargs:
                 if when is None or when(self, F):
-                    yield tuple(F[:nargs])
+                    yield tuple(F[k] for k in slots)
                 return
             opts = action.args[i][1](self, F)
             if not isinstance(opts, list):
                 opts = [opts]
+            slot = slots[i]
             for v in opts:
-                F[i] = v
+                F[slot] = v
                 yield from rec(i + 1)
 
         try:
@@ -436,22 +446,32 @@ class State:
             return action.name
         who = self.actor if viewer is None else viewer
         parts = [action.name]
-        for (_n, _f, typ), v in zip(action.args, args):
+        for (_n, _f, typ, _slot), v in zip(action.args, args):
             parts.append(self.render(v, typ, who))
         return " ".join(parts)
 
     def render(self, v: Any, typ: str, viewer: int | None) -> str:
         """An argument as move text: cards by name (or zone#k when the viewer cannot see them),
-        seats as P<n>, numbers and words as they are."""
+        seats as P<n>, groups on the table as P<owner>#<number>, several cards in canonical
+        order, several melds separated by ' | ', numbers and words as they are."""
+        if isinstance(v, Group):
+            return v.label()
         if typ == "card" and isinstance(v, int):
             return self.card_text(v, viewer)
         if typ == "seat" and isinstance(v, int):
             return f"P{v}"
         if isinstance(v, list):
+            if v and all(isinstance(x, list) for x in v):
+                return " | ".join(self.render(x, "list[card]", viewer) for x in v)
             if all(isinstance(x, int) and not isinstance(x, bool) for x in v) and typ in (
                     "list[card]", "any", "list"):
                 t = self.game.tables
-                cards = sorted(v, key=t.sort_key)
+                # cards the viewer cannot see come last, by place (zone#k), so that their
+                # order gives nothing away
+                seen = [c for c in v if viewer is None or self.visible(c, viewer)]
+                unseen = [c for c in v if viewer is not None and not self.visible(c, viewer)]
+                cards = sorted(seen, key=t.sort_key) + sorted(
+                    unseen, key=lambda c: (self.loc[c], self.zones[self.loc[c]].index(c)))
                 return " ".join(self.card_text(c, viewer) for c in cards)
             return " ".join(self.render(x, "any", viewer) for x in v)
         if v is None:
@@ -487,8 +507,15 @@ class State:
         globals, whose turn it is, and what the players did this round. Unseen cards are '?'."""
         g = self.game
         zones: dict[str, Any] = {}
+        names = self.game.tables.name
         for zd in g.zones:
-            if zd.per_player:
+            if zd.groups:
+                per = [zd.first_id + p for p in range(self.n)] if zd.per_player \
+                    else [zd.first_id]
+                lists = [[[names[c] if self.visible(c, seat) else "?" for c in self.zones[z]]
+                          for z in self.groups.get(cz, [])] for cz in per]
+                zones[zd.name] = lists if zd.per_player else lists[0]
+            elif zd.per_player:
                 zones[zd.name] = [[self.game.tables.name[c] if self.visible(c, seat) else "?"
                                    for c in self.zones[zd.first_id + p]] for p in range(self.n)]
             else:
@@ -615,6 +642,38 @@ class State:
             loc[c] = zid
             self.face[c] = up
 
+    def group_list(self, container: int) -> list[Group]:
+        owner = self.zowner[container]
+        name = self.znames[container]
+        return [Group(self.zones[z], z, owner, i + 1, name)
+                for i, z in enumerate(self.groups.get(container, ()))]
+
+    def fx_meld(self, cards: Any, container: int) -> None:
+        """Lay ``cards`` on the table as a new group of the container zone."""
+        if container >= self.game.nzones or not self.game.zones[
+                self._zone_index(container)].groups:
+            raise RuntimeRulesError(f"meld(): '{self.znames[container]}' is not a zone of groups")
+        cards = sorted(cards if isinstance(cards, list) else [cards],
+                       key=self.game.tables.sort_key)
+        if not cards:
+            raise RuntimeRulesError("meld(): no cards to lay down")
+        zid = len(self.zones)
+        self.zones.append([])
+        # copy on write: clones share these lists until one of them adds a zone
+        self.znames = [*self.znames, self.znames[container]]
+        self.zowner = [*self.zowner, self.zowner[container]]
+        self.zvis = [*self.zvis, self.zvis[container]]
+        self.zface = [*self.zface, self.zface[container]]
+        self.groups.setdefault(container, []).append(zid)
+        self.fx_move(list(reversed(cards)), zid)
+
+    def _zone_index(self, zid: int) -> int:
+        for i, zd in enumerate(self.game.zones):
+            span = self.game.max_players if zd.per_player else 1
+            if zd.first_id <= zid < zd.first_id + span:
+                return i
+        return 0
+
     def fx_shuffle(self, zid: int) -> None:
         self.rng.shuffle(self.zones[zid])
 
@@ -625,6 +684,12 @@ class State:
             if z != zid and cs:
                 dest.extend(cs)
                 cs.clear()
+        if self.groups:  # the groups on the table are gone with their cards
+            nz = self.game.nzones
+            del self.zones[nz:]
+            self.znames, self.zowner = self.znames[:nz], self.zowner[:nz]
+            self.zvis, self.zface = self.zvis[:nz], self.zface[:nz]
+            self.groups = {}
         dest.sort()
         for c in dest:
             self.loc[c] = zid
