@@ -523,11 +523,6 @@ class Builder:
                     sc.phase_names = True
                     nxt, _t = c.expr(tree, sc)
                     sc.phase_names = nsc_before
-                    for node in N.walk(tree):
-                        if isinstance(node, N.Name) and node.id not in sc.slots and \
-                                node.id not in c.sym.phases and node.id != "end_turn" and \
-                                isinstance(tree, N.Name):
-                            pass
             actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
                                      a.span_of("when") if "when" in a else aspan))
         return PhaseDef(name, actor, enter, actions, 0, span)

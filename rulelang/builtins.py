@@ -373,7 +373,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return False
         for choice in itertools.product(*[positions(c, ace) for c in cs]):
             ps = sorted(choice)
-            if all(b == a + 1 for a, b in zip(ps, ps[1:])):
+            if all(b == a + 1 for a, b in itertools.pairwise(ps)):
                 return True
         return False
 

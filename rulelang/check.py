@@ -75,9 +75,9 @@ def never_legal_actions(game: Any, doc: YMap) -> list[RulesError]:
 
 def unknown_next(game: Any, doc: YMap) -> list[RulesError]:
     out: list[RulesError] = []
-    for pname, p in (doc.get("phases") or {}).items():
+    for _pname, p in (doc.get("phases") or {}).items():
         actions = (p or {}).get("actions") or YMap()
-        for aname, a in actions.items():
+        for _aname, a in actions.items():
             nxt = (a or {}).get("next")
             if isinstance(nxt, str) and nxt.strip().isidentifier():
                 name = nxt.strip()

@@ -37,7 +37,6 @@ STATE_FUNCS: dict[str, tuple[int, int, str, str, bool]] = {
     "owner": (1, 1, "x", "seat", False),
     "zone_of": (1, 1, "x", "str", False),
     "visible_to": (2, 2, "xx", "bool", False),
-    "random_int": (2, 2, "xx", "int", False),
     "move": (2, 2, "xz", "none", True),
     "shuffle": (1, 1, "z", "none", True),
     "gather": (1, 1, "z", "none", True),
@@ -126,6 +125,15 @@ def _elem(t: str) -> str:
 
 def _is_num(t: str) -> bool:
     return t in ("int", "num", "seat", "any")
+
+
+def _seat_checked(idx: Fn, name: str) -> Fn:
+    def seat(S: Any, F: list) -> int:
+        p = idx(S, F)
+        if type(p) is not int or not 0 <= p < S.n:
+            raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
+        return p
+    return seat
 
 
 class Compiler:
@@ -232,7 +240,7 @@ class Compiler:
             t = "bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str"
             return (lambda S, F: v), t
         obj, t = self.expr(n.obj, sc)
-        if n.name in CARD_ATTRS and t in ("card", "any"):
+        if n.name in CARD_ATTRS and t == "card":
             table = getattr(self.sym, "card_" + n.name)
             return (lambda S, F: table[obj(S, F)]), CARD_ATTRS[n.name]
         if t in ("card",):
@@ -254,7 +262,10 @@ class Compiler:
                     raise RuntimeRulesError(f"this record has no field '{key}'")
                 return o[key]
             if isinstance(o, int) and not isinstance(o, bool) and key in CARD_ATTRS:
-                return getattr(self.sym, "card_" + key)[o]
+                table = getattr(self.sym, "card_" + key)
+                if 0 <= o < len(table):
+                    return table[o]
+                raise RuntimeRulesError(f"{o!r} is not a card")
             if isinstance(o, Group) and key in ("owner", "number"):
                 return getattr(o, key)
             raise RuntimeRulesError(f"cannot take '.{key}' of this value")
@@ -265,17 +276,19 @@ class Compiler:
         sym = self.sym
         if isinstance(n.obj, N.Name) and n.obj.id not in sc.slots:
             name = n.obj.id
-            idx, it = self.expr(n.index, sc)
+            idx, _it = self.expr(n.index, sc)
             if name in sym.zones or name in sym.counters:
                 self.touch = True
             if name in sym.zones and sym.zones[name][1]:
                 base = sym.zones[name][0]
+                seat = _seat_checked(idx, name)
                 if name in sym.group_zones:
-                    return (lambda S, F: S.group_list(base + idx(S, F))), "list[group]"
-                return (lambda S, F: S.zones[base + idx(S, F)]), "list[card]"
+                    return (lambda S, F: S.group_list(base + seat(S, F))), "list[group]"
+                return (lambda S, F: S.zones[base + seat(S, F)]), "list[card]"
             if name in sym.counters:
                 ci = sym.counters[name]
-                return (lambda S, F: S.ctr[ci][idx(S, F)]), "num"
+                seat = _seat_checked(idx, name)
+                return (lambda S, F: S.ctr[ci][seat(S, F)]), "num"
             if name in sym.values:
                 # a value table indexed by a card's rank: look it up by card id instead
                 if isinstance(n.index, N.Attr) and n.index.name == "rank":
@@ -294,7 +307,7 @@ class Compiler:
 
                 return lookup, "num"
         obj, t = self.expr(n.obj, sc)
-        idx, it = self.expr(n.index, sc)
+        idx, _it = self.expr(n.index, sc)
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
 
@@ -324,6 +337,13 @@ class Compiler:
         return (lambda S, F: [f(S, F) for f in fs]), t
 
     def e_Comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
+        saved = dict(sc.slots), dict(sc.types)
+        try:
+            return self._comprehension(n, sc)
+        finally:  # the loop variables end with the comprehension
+            sc.slots, sc.types = saved
+
+    def _comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         clauses = []
         for var, it, cond in n.clauses:
             itf, itt = self.expr(it, sc)
@@ -372,8 +392,10 @@ class Compiler:
         return comp, f"list[{et}]"
 
     def e_Lambda(self, n: N.Lambda, sc: Scope) -> tuple[Fn, str]:
+        saved = dict(sc.slots), dict(sc.types)
         slot = sc.new_slot(n.param)
         body, _ = self.expr(n.body, sc)
+        sc.slots, sc.types = saved
 
         def make(S: Any, F: list) -> Callable[[Any], Any]:
             def f(v: Any) -> Any:
@@ -469,7 +491,7 @@ class Compiler:
         fs = [self.expr(x, sc) for x in n.operands]
         ops = n.ops
         if len(ops) == 1:
-            (a, at), (b, bt) = fs
+            (a, _at), (b, bt) = fs
             op = ops[0]
             if op in ("in", "not in") and bt in ("int", "num", "bool", "card", "seat"):
                 self.err(f"'{op}' needs a list on its right, not {bt}", n.operands[1].span)
@@ -521,7 +543,7 @@ class Compiler:
         if name in MELD_SPECS:
             return self._meld_call(n, sc)
         if name in STATE_FUNCS:
-            mn, mx, kinds, ret, effect = STATE_FUNCS[name]
+            _mn, _mx, _kinds, _ret, effect = STATE_FUNCS[name]
             if effect:
                 self.err(f"'{name}' changes the game and can only be used as an effect", n.span)
             return self._state_call(n, sc)
@@ -567,7 +589,9 @@ class Compiler:
         types: list[str] = []
         for i, a in enumerate(n.args):
             kind = b.kinds[i] if i < len(b.kinds) else "x"
-            if kind == "f" or isinstance(a, N.Lambda):
+            is_fn_name = (isinstance(a, N.Name) and a.id in self.sym.functions
+                          and a.id not in sc.slots and i > 0)
+            if kind == "f" or isinstance(a, N.Lambda) or is_fn_name:
                 argfs.append(self._fn_arg(a, sc))
                 types.append("fn")
             else:
@@ -599,6 +623,8 @@ class Compiler:
             ret = types[0] if types[0].startswith("list") else "list"
         elif b.name == "map":
             ret = "list"
+        elif b.name == "combinations" and types:
+            ret = f"list[{types[0]}]" if types[0].startswith("list[") else "list"
         if kwfs:
             def callkw(S: Any, F: list) -> Any:
                 return impl(*[f(S, F) for f in argfs], **{k: f(S, F) for k, f in kwfs.items()})
@@ -658,7 +684,7 @@ class Compiler:
 
     def _state_call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
         name = n.func
-        mn, mx, kinds, ret, effect = STATE_FUNCS[name]
+        mn, mx, kinds, ret, _effect = STATE_FUNCS[name]
         self.touch = True
         self._check_arity(n, mn, mx, STATE_KWARGS.get(name, ()))
         argfs: list[Fn] = []
@@ -740,6 +766,22 @@ class Compiler:
         return seq
 
     def stmt(self, n: N.Node, sc: Scope) -> Callable[[Any, list], None]:
+        f = self._stmt(n, sc)
+        span = n.span
+
+        def located(S: Any, F: list) -> None:
+            try:
+                f(S, F)
+            except RulesError as e:
+                if not e.span.line:
+                    e.span = span
+                raise
+            except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as e:
+                raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
+
+        return located
+
+    def _stmt(self, n: N.Node, sc: Scope) -> Callable[[Any, list], None]:
         if isinstance(n, N.Assign):
             return self.s_assign(n, sc)
         if isinstance(n, N.If):

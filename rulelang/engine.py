@@ -132,8 +132,10 @@ class State:
             elif game.first_dealer is not None:
                 self.dealer = int(game.first_dealer(self))
             self.actor = self.dealer
-            if game.match_start is not None and dealer is None:
+            if game.match_start is not None:
                 game.match_start(self)
+                if dealer is not None:
+                    self.dealer = dealer
             if start:
                 self._apply_start(start)
             self._start_round()
@@ -287,6 +289,9 @@ class State:
         if g.turn_start is not None:
             self.actor = self.turn
             g.turn_start(self)
+            if self._pending_end is not None:
+                self._finish_round()
+                return
         self._enter_phase()
 
     def _goto(self, nxt: Any) -> None:

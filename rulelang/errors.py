@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    """A place in a source file: 1-based line and column, and the file's path as the user named it."""
+    """A place in a source file: 1-based line and column, and the path as the user named it."""
 
     path: str = "<string>"
     line: int = 0

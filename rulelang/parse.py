@@ -35,7 +35,7 @@ _TOKEN_NAMES = {
     "COMPOP": "a comparison",
     "ADDOP": "'+' or '-'",
     "MULOP": "'*', '/', '//' or '%'",
-    "AUGOP": "'+=' or '-='",
+    "AUGOP": "'+=', '-=', '*=' or '//='",
     "DOT": "'.'",
     "MINUS": "'-'",
     "__ANON_0": "'->'",
@@ -92,7 +92,7 @@ def parse(text: str, kind: str = "expr", span: Span | None = None) -> N.Node | t
         pos = tok.start_pos if tok.start_pos is not None else len(text)
         if tok.type == "$END":
             pos = len(text.rstrip()) or 0
-            found = "the end of the text"
+            found = "end of the text"
         else:
             found = repr(str(tok))
         where = _span_at(text, min(pos, max(len(text) - 1, 0)), base)
