@@ -33,8 +33,7 @@ def run_rulelang(games: int, players: int, seed: int) -> tuple[int, int, float]:
     for i in range(games):
         s = game.new_state(players, seed=seed * 100_003 + i, record=False)
         while not s.is_over():
-            moves = s.legal_moves()
-            s.apply(moves[int(rng.random() * len(moves))])
+            s.apply_index(int(rng.random() * s.num_moves()))
         decisions += s.decisions
         rounds += s.round
     return decisions, rounds, time.perf_counter() - t0

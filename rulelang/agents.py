@@ -31,6 +31,10 @@ class RandomAgent(Agent):
         moves = state.legal_moves()
         return moves[int(self.rng.random() * len(moves))]
 
+    def choose_index(self, state: Any, seat: int) -> int:
+        """The same choice as ``choose``, as an index: no move texts needed."""
+        return int(self.rng.random() * state.num_moves())
+
 
 class GreedyAgent(Agent):
     name = "greedy"
@@ -53,7 +57,7 @@ class GreedyAgent(Agent):
         for m in moves:
             total = 0.0
             for w in worlds:
-                s = w.clone()
+                s = w.clone(share_rng=True)
                 s.auto_continue = False
                 try:
                     s.apply(m)

@@ -64,8 +64,16 @@ class Unit:
     nslots: int
     span: Span
 
+    def __post_init__(self) -> None:
+        fn, n = self.fn, self.nslots
+        # a unit with no locals needs no frame: share one empty list (nothing can write to it)
+        self.call = (lambda S: fn(S, _NO_FRAME)) if n == 0 else (lambda S: fn(S, [None] * n))
+
     def __call__(self, S: Any) -> Any:
-        return self.fn(S, [None] * self.nslots)
+        return self.call(S)
+
+
+_NO_FRAME: list = []
 
 
 @dataclass

@@ -284,7 +284,13 @@ class Compiler:
                 seat = _seat_checked(idx, name)
                 if name in sym.group_zones:
                     return (lambda S, F: S.group_list(base + seat(S, F))), "list[group]"
-                return (lambda S, F: S.zones[base + seat(S, F)]), "list[card]"
+
+                def zone(S: Any, F: list) -> list:
+                    p = idx(S, F)
+                    if 0 <= p < S.n:
+                        return S.zones[base + p]
+                    raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
+                return zone, "list[card]"
             if name in sym.counters:
                 ci = sym.counters[name]
                 seat = _seat_checked(idx, name)
@@ -631,6 +637,8 @@ class Compiler:
             return callkw, ret
         if len(argfs) == 1:
             (a0,) = argfs
+            if b.name == "size" and types[0].startswith("list"):
+                return (lambda S, F: len(a0(S, F))), ret
             return (lambda S, F: impl(a0(S, F))), ret
         if len(argfs) == 2:
             a0, a1 = argfs
@@ -755,31 +763,41 @@ class Compiler:
 
     # ------------------------------------------------------------------ statements
     def stmts(self, ns: tuple[N.Node, ...], sc: Scope) -> Callable[[Any, list], None]:
+        """A block: its statements in order. A Python failure inside one becomes a rules
+        error located at that statement (try costs nothing until something is raised)."""
         compiled = [(self.stmt(x, sc), x.span) for x in ns]
-        if len(compiled) == 1:
-            return compiled[0][0]
 
         def seq(S: Any, F: list) -> None:
-            for f, _ in compiled:
-                f(S, F)
-
-        return seq
-
-    def stmt(self, n: N.Node, sc: Scope) -> Callable[[Any, list], None]:
-        f = self._stmt(n, sc)
-        span = n.span
-
-        def located(S: Any, F: list) -> None:
+            span = None
             try:
-                f(S, F)
+                for f, span in compiled:
+                    f(S, F)
             except RulesError as e:
-                if not e.span.line:
+                if not e.span.line and span is not None:
                     e.span = span
                 raise
             except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as e:
                 raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
 
-        return located
+        if len(compiled) == 1:
+            f0, span0 = compiled[0]
+
+            def one(S: Any, F: list) -> None:
+                try:
+                    f0(S, F)
+                except RulesError as e:
+                    if not e.span.line:
+                        e.span = span0
+                    raise
+                except (ArithmeticError, LookupError, TypeError, ValueError,
+                        AttributeError) as e:
+                    raise RuntimeRulesError(f"{type(e).__name__}: {e}", span0) from None
+
+            return one
+        return seq
+
+    def stmt(self, n: N.Node, sc: Scope) -> Callable[[Any, list], None]:
+        return self._stmt(n, sc)
 
     def _stmt(self, n: N.Node, sc: Scope) -> Callable[[Any, list], None]:
         if isinstance(n, N.Assign):

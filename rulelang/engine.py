@@ -11,7 +11,6 @@ flow never ends, naming the phase where it spun.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from typing import Any
 
 from .build import ActionDef, Game
@@ -99,8 +98,12 @@ class State:
         self.events: list[tuple[int, str, tuple, tuple]] = []
         self.messages: list[str] = []
         self._pending_end: str | None = None
+        self._entries: list[tuple[ActionDef, tuple]] | None = None
         self._legal: dict[str, tuple[ActionDef, tuple]] | None = None
         self._legal_list: list[str] | None = None
+        # with one pack, different legal entries always have different texts, so bots that
+        # count moves need no texts at all
+        self._unique = game.copies == 1 and game.deck.jokers <= 1
         self._deal_override = deal
         self.last_ended_by: str | None = None
         # one entry per finished round: (ended_by, turns, dealer, counter change per seat)
@@ -171,8 +174,28 @@ class State:
 
     def legal_moves(self) -> list[str]:
         if self._legal_list is None:
-            self._compute_legal()
+            self._compute_texts()
         return list(self._legal_list or [])
+
+    def num_moves(self) -> int:
+        """How many legal moves there are (the length of ``legal_moves()``), cheaply."""
+        if self._unique:
+            if self._entries is None:
+                self._compute_legal()
+            return len(self._entries or ())
+        return len(self.legal_moves())
+
+    def apply_index(self, i: int) -> None:
+        """Play the i-th move of ``legal_moves()`` without building the move texts; what a
+        bot that only counts the moves uses."""
+        if self.status != "play":
+            raise IllegalMove("no move can be played now")
+        if not self._unique:
+            self._apply_entry(*self._legal_entries()[i])
+            return
+        if self._entries is None:
+            self._compute_legal()
+        self._apply_entry(*self._entries[i])  # type: ignore[index]
 
     def apply(self, move: str) -> None:
         """Play a move given as its text. An illegal move raises ``IllegalMove`` and leaves
@@ -181,21 +204,27 @@ class State:
             raise IllegalMove("the round is over; no move can be played now"
                               if self.status == "round_over" else "the game is over")
         if self._legal is None:
-            self._compute_legal()
+            self._compute_texts()
         assert self._legal is not None
-        key = canon_move(move)
-        entry = self._legal.get(key)
+        entry = self._legal.get(canon_move(move))
         if entry is None:
             legal = ", ".join(self._legal_list or [])
             raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now; "
                               f"legal: {legal}")
-        action, args = entry
+        self._apply_entry(*entry)
+
+    def _legal_entries(self) -> list[tuple[ActionDef, tuple]]:
+        if self._legal is None:
+            self._compute_texts()
+        return list((self._legal or {}).values())
+
+    def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
-        text = self._text_of(action, args)
         if self.record:
-            self.history.append((self.actor, text))  # type: ignore[arg-type]
+            self.history.append((self.actor, self._text_of(action, args)))  # type: ignore
             self.events.append((self.actor, action.name, args,  # type: ignore[arg-type]
                                 tuple(a[2] for a in action.args)))
+        self._entries = None
         self._legal = None
         self._legal_list = None
         try:
@@ -218,7 +247,9 @@ class State:
         if self.status == "round_over":
             self._next_round()
 
-    def clone(self) -> State:
+    def clone(self, share_rng: bool = False) -> State:
+        """An independent copy. ``share_rng`` keeps the same RNG object: only for copies made
+        from a sample that already has an RNG of its own (a bot's look-ahead)."""
         s = State.__new__(State)
         d = s.__dict__
         d.update(self.__dict__)
@@ -230,13 +261,15 @@ class State:
         s.ctr = [row[:] for row in self.ctr]
         if self.groups:
             s.groups = {k: v[:] for k, v in self.groups.items()}
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        if not share_rng:
+            s.rng = random.Random()
+            s.rng.setstate(self.rng.getstate())
         s.history = self.history[:] if self.record else []
         s.events = self.events[:] if self.record else []
         s.messages = []
         s.round_results = []
         s.conserved_start = dict(self.conserved_start)
+        s._entries = self._entries
         s._legal = self._legal
         s._legal_list = self._legal_list
         return s
@@ -346,7 +379,7 @@ class State:
                     self._finish_round()
                     return
         self._compute_legal()
-        if not self._legal_list:
+        if not self._entries:
             raise RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}'")
 
     def _finish_round(self) -> None:
@@ -354,6 +387,7 @@ class State:
         name = self._pending_end
         self._pending_end = None
         self.ended_by = name
+        self._entries = []
         self._legal = {}
         self._legal_list = []
         if name is not None:
@@ -392,59 +426,77 @@ class State:
 
     # ------------------------------------------------------------------ legal moves
     def _compute_legal(self) -> None:
+        """The legal (action, arguments) pairs of the phase, in order; texts come later."""
+        entries: list[tuple[ActionDef, tuple]] = []
+        if self.status == "play":
+            for action in self.game.phases[self.phase].actions:
+                try:
+                    if not action.args:
+                        when = action.when
+                        if when is None or when(self, [None] * action.nslots):
+                            entries.append((action, ()))
+                    else:
+                        self._enumerate(action, entries)
+                except RulesError:
+                    raise
+                except Exception as e:
+                    raise RuntimeRulesError(f"{type(e).__name__}: {e}", action.when_span) \
+                        from None
+                if len(entries) > MAX_MOVES:
+                    raise RuntimeRulesError(
+                        f"more than {MAX_MOVES} legal moves in phase '{self.phase}'",
+                        action.span)
+        self._entries = entries
+        self._legal = None
+        self._legal_list = None
+
+    def _compute_texts(self) -> None:
+        """Move texts for the legal entries; equal texts (equal cards of several packs) are one
+        move."""
+        if self._entries is None:
+            self._compute_legal()
         legal: dict[str, tuple[ActionDef, tuple]] = {}
         order: list[str] = []
-        if self.status == "play":
-            ph = self.game.phases[self.phase]
-            for action in ph.actions:
-                for args in self._enumerate(action):
-                    text = self._text_of(action, args)
-                    key = canon_move(text)
-                    if key not in legal:
-                        legal[key] = (action, args)
-                        order.append(text)
-                        if len(order) > MAX_MOVES:
-                            raise RuntimeRulesError(
-                                f"more than {MAX_MOVES} legal moves in phase '{self.phase}'",
-                                action.span)
+        for action, args in self._entries or ():
+            text = self._text_of(action, args)
+            key = canon_move(text)
+            if key not in legal:
+                legal[key] = (action, args)
+                order.append(text)
         self._legal = legal
         self._legal_list = order
 
-    def _enumerate(self, action: ActionDef) -> Iterable[tuple]:
+    def _enumerate(self, action: ActionDef, out: list[tuple[ActionDef, tuple]]) -> None:
         F: list[Any] = [None] * action.nslots
         when = action.when
-        if not action.args:
-            try:
+        args = action.args
+        if len(args) == 1:
+            fn, slot = args[0][1], args[0][3]
+            opts = fn(self, F)
+            if not isinstance(opts, list):
+                opts = [opts]
+            for v in opts:
+                F[slot] = v
                 if when is None or when(self, F):
-                    yield ()
-            except RulesError:
-                raise
-            except Exception as e:
-                raise RuntimeRulesError(f"{type(e).__name__}: {e}", action.when_span) from None
+                    out.append((action, (v,)))
             return
-        nargs = len(action.args)
+        nargs = len(args)
+        slots = [a[3] for a in args]
 
-        slots = [a[3] for a in action.args]
-
-        def rec(i: int) -> Iterable[tuple]:
+        def rec(i: int) -> None:
             if i == nargs:
                 if when is None or when(self, F):
-                    yield tuple(F[k] for k in slots)
+                    out.append((action, tuple(F[k] for k in slots)))
                 return
-            opts = action.args[i][1](self, F)
+            opts = args[i][1](self, F)
             if not isinstance(opts, list):
                 opts = [opts]
             slot = slots[i]
             for v in opts:
                 F[slot] = v
-                yield from rec(i + 1)
+                rec(i + 1)
 
-        try:
-            yield from rec(0)
-        except RulesError:
-            raise
-        except Exception as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e}", action.when_span) from None
+        rec(0)
 
     def _text_of(self, action: ActionDef, args: tuple, viewer: int | None = None) -> str:
         if not args:
@@ -554,7 +606,7 @@ class State:
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A clone in which every card ``seat`` cannot see is shuffled among the places of the
         unseen cards: a sample of what the hidden cards might be, never what they are."""
-        s = self.clone()
+        s = self.clone(share_rng=True)
         s.record = False
         places: list[tuple[int, int]] = []
         cards: list[int] = []
@@ -569,6 +621,7 @@ class State:
             s.loc[c] = z
             s.face[c] = False
         s.rng = random.Random(rng.random())
+        s._entries = None
         s._legal = None
         s._legal_list = None
         return s

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .agents import make_agent
+from .agents import RandomAgent, make_agent
 
 MAX_DECISIONS_PER_GAME = 2_000_000
 
@@ -34,7 +34,11 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
         problems.extend(state.check_invariants() + conserved_problems(state))
     while not state.is_over() and not problems:
         p = state.current_player()
-        state.apply(bots[p].choose(state, p))
+        bot = bots[p]
+        if type(bot) is RandomAgent:
+            state.apply_index(bot.choose_index(state, p))
+        else:
+            state.apply(bot.choose(state, p))
         if check:
             problems.extend((state.check_invariants() + conserved_problems(state))[:3])
         if state.decisions > MAX_DECISIONS_PER_GAME:
