@@ -770,7 +770,7 @@ class Compiler:
         def seq(S: Any, F: list) -> None:
             span = None
             try:
-                for f, span in compiled:
+                for f, span in compiled:  # noqa: B007 - span is read by the handlers
                     f(S, F)
             except RulesError as e:
                 if not e.span.line and span is not None:
