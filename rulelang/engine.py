@@ -28,6 +28,19 @@ VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
 _CANON: dict[str, str] = {}
 
 
+def _cards_in(args: tuple) -> list[int]:
+    """The card ids among a move's arguments (cards, lists of cards, lists of melds)."""
+    out: list[int] = []
+    for a in args:
+        if isinstance(a, bool):
+            continue
+        if isinstance(a, int):
+            out.append(a)
+        elif isinstance(a, list):
+            out.extend(_cards_in(tuple(a)))
+    return out
+
+
 def canon_move(text: str) -> str:
     """A move text in the form used to compare moves: cards canonical, words lower case."""
     key = _CANON.get(text)
@@ -95,7 +108,8 @@ class State:
         self.steps = 0
         self.round_steps = 0
         self.history: list[tuple[int, str]] = []
-        self.events: list[tuple[int, str, tuple, tuple]] = []
+        # this round's moves as each seat saw them: (mover, text per viewing seat)
+        self.events: list[tuple[int, tuple[str, ...]]] = []
         self.messages: list[str] = []
         self._pending_end: str | None = None
         self._entries: list[tuple[ActionDef, tuple]] | None = None
@@ -220,10 +234,11 @@ class State:
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
+        mover = self.actor
+        seen: set[tuple[int, int]] | None = None
         if self.record:
-            self.history.append((self.actor, self._text_of(action, args)))  # type: ignore
-            self.events.append((self.actor, action.name, args,  # type: ignore[arg-type]
-                                tuple(a[2] for a in action.args)))
+            self.history.append((mover, self._text_of(action, args)))  # type: ignore
+            seen = {(c, v) for c in _cards_in(args) for v in range(self.n) if self.visible(c, v)}
         self._entries = None
         self._legal = None
         self._legal_list = None
@@ -233,6 +248,10 @@ class State:
                 F[arg[3]] = v
             if action.do is not None:
                 action.do(self, F)
+            if seen is not None:
+                # a card a seat saw before the move or sees after it is named in its log
+                self.events.append((mover, tuple(  # type: ignore[arg-type]
+                    self._text_of(action, args, v, seen) for v in range(self.n))))
             if self._pending_end is not None:
                 self._finish_round()
                 return
@@ -498,48 +517,57 @@ class State:
 
         rec(0)
 
-    def _text_of(self, action: ActionDef, args: tuple, viewer: int | None = None) -> str:
+    def _text_of(self, action: ActionDef, args: tuple, viewer: int | None = None,
+                 seen: set[tuple[int, int]] | None = None) -> str:
         if not args:
             return action.name
         who = self.actor if viewer is None else viewer
         parts = [action.name]
         for (_n, _f, typ, _slot), v in zip(action.args, args):
-            parts.append(self.render(v, typ, who))
+            parts.append(self.render(v, typ, who, seen))
         return " ".join(parts)
 
-    def render(self, v: Any, typ: str, viewer: int | None) -> str:
+    def render(self, v: Any, typ: str, viewer: int | None,
+               seen: set[tuple[int, int]] | None = None) -> str:
         """An argument as move text: cards by name (or zone#k when the viewer cannot see them),
         seats as P<n>, groups on the table as P<owner>#<number>, several cards in canonical
         order, several melds separated by ' | ', numbers and words as they are."""
         if isinstance(v, Group):
             return v.label()
         if typ == "card" and isinstance(v, int):
-            return self.card_text(v, viewer)
+            return self.card_text(v, viewer, seen)
         if typ == "seat" and isinstance(v, int):
             return f"P{v}"
         if isinstance(v, list):
             if v and all(isinstance(x, list) for x in v):
-                return " | ".join(self.render(x, "list[card]", viewer) for x in v)
+                return " | ".join(self.render(x, "list[card]", viewer, seen) for x in v)
             if all(isinstance(x, int) and not isinstance(x, bool) for x in v) and typ in (
                     "list[card]", "any", "list"):
                 t = self.game.tables
                 # cards the viewer cannot see come last, by place (zone#k), so that their
                 # order gives nothing away
-                seen = [c for c in v if viewer is None or self.visible(c, viewer)]
-                unseen = [c for c in v if viewer is not None and not self.visible(c, viewer)]
-                cards = sorted(seen, key=t.sort_key) + sorted(
-                    unseen, key=lambda c: (self.loc[c], self.zones[self.loc[c]].index(c)))
-                return " ".join(self.card_text(c, viewer) for c in cards)
-            return " ".join(self.render(x, "any", viewer) for x in v)
+                known = [c for c in v if self._knows(c, viewer, seen)]
+                unknown = [c for c in v if not self._knows(c, viewer, seen)]
+                cards = sorted(known, key=t.sort_key) + sorted(
+                    unknown, key=lambda c: (self.loc[c], self.zones[self.loc[c]].index(c)))
+                return " ".join(self.card_text(c, viewer, seen) for c in cards)
+            return " ".join(self.render(x, "any", viewer, seen) for x in v)
         if v is None:
             return "-"
         if isinstance(v, bool):
             return "yes" if v else "no"
         return str(v)
 
-    def card_text(self, c: int, viewer: int | None) -> str:
-        if viewer is None or self.visible(c, viewer):
+    def _knows(self, c: int, viewer: int | None, seen: set[tuple[int, int]] | None) -> bool:
+        return viewer is None or self.visible(c, viewer) or (
+            seen is not None and (c, viewer) in seen)
+
+    def card_text(self, c: int, viewer: int | None,
+                  seen: set[tuple[int, int]] | None = None) -> str:
+        if self._knows(c, viewer, seen):
             return self.game.tables.name[c]
+        if seen is not None:
+            return "?"  # a past move: where the card is now is no business of the log
         z = self.loc[c]
         return f"{self.znames[z]}#{self.zones[z].index(c) + 1}"
 
@@ -578,15 +606,7 @@ class State:
             else:
                 zones[zd.name] = [self.game.tables.name[c] if self.visible(c, seat) else "?"
                                   for c in self.zones[zd.first_id]]
-        events = []
-        for who, name, args, types in self.events:
-            if args:
-                text = " ".join([name] + [self.render(a, t, seat) for a, t in zip(args, types)])
-                text = " ".join("?" if "#" in tok and not tok.startswith("P") else tok
-                                for tok in text.split())
-            else:
-                text = name
-            events.append((who, text))
+        events = [(who, texts[seat]) for who, texts in self.events]
         out = {
             "seat": seat, "players": self.n, "round": self.round, "dealer": self.dealer,
             "turn": self.turn, "phase": self.phase, "to_move": self.current_player(),
