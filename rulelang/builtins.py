@@ -88,12 +88,12 @@ def _count(xs: Any, f: Callable[[Any], Any] | None = None) -> int:
 
 def _any(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
     xs = _seq(xs)
-    return any(f(x) for x in xs) if f else any(x is not None and x is not False for x in xs)
+    return any(f(x) for x in xs) if f else any(xs)
 
 
 def _all(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
     xs = _seq(xs)
-    return all(f(x) for x in xs) if f else all(x is not None and x is not False for x in xs)
+    return all(f(x) for x in xs) if f else all(xs)
 
 
 def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False) -> list:
@@ -276,12 +276,15 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
 
-    def dedupe(options: list[list[int]]) -> list[list[int]]:
+    def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
+        """The options without repeats: equal names, or equal ``same`` keys, are one option
+        (the first seen is kept)."""
         seen: set[tuple] = set()
         out = []
         for o in options:
             o = sorted(o, key=lambda c: (order[c], suit[c] or "", c))
-            key = tuple(name[c] for c in o)
+            key = tuple(name[c] for c in o) if same is None else \
+                tuple(sorted(repr(same(c)) for c in o))
             if key not in seen:
                 seen.add(key)
                 out.append(o)
@@ -304,8 +307,10 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         return [c for c in cs if c not in w], w
 
     def sets(cards: Any, lo: int = 3, hi: int | None = None, *, wild: Any = None,
-             max_wild: int = 0, all_wild: bool = False) -> list[list[int]]:
-        """Every set of lo..hi cards of one rank, with at most max_wild wild cards."""
+             max_wild: int = 0, all_wild: bool = False, key: Any = None) -> list[list[int]]:
+        """Every set of lo..hi cards of one rank, with at most max_wild wild cards. With
+        ``key``, cards with equal keys are interchangeable: one set per choice of keys, made of
+        the first such cards in the list's order."""
         hi = lo if hi is None else hi
         nat, wilds = split(cards, wild)
         ranks: dict[str, list[int]] = {}
@@ -329,7 +334,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         if all_wild:
             for size in range(lo, min(hi, len(wilds)) + 1):
                 out.extend(list(x) for x in itertools.combinations(wilds, size))
-        return dedupe(out)
+        return dedupe(out, key)
 
     def positions(c: int, ace: str) -> list[int]:
         p = order[c]
@@ -402,7 +407,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
 
 # name: (min args, max args, kinds, return type, keyword arguments)
 MELD_SPECS: dict[str, tuple[int, int, str, str, tuple[str, ...]]] = {
-    "sets": (1, 3, "xxx", "list[list[card]]", ("wild", "max_wild", "all_wild")),
+    "sets": (1, 3, "xxx", "list[list[card]]", ("wild", "max_wild", "all_wild", "key")),
     "runs": (1, 2, "xx", "list[list[card]]", ("ace",)),
     "is_set": (1, 1, "x", "bool", ("wild", "max_wild")),
     "is_run": (1, 1, "x", "bool", ("ace",)),

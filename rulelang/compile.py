@@ -591,6 +591,9 @@ class Compiler:
 
     def _pure_call(self, n: N.Call, b: Builtin, sc: Scope) -> tuple[Fn, str]:
         self._check_arity(n, b.min_args, b.max_args, b.kwargs)
+        if (b.name in ("any", "all") and len(n.args) == 1 and not n.kwargs
+                and isinstance(n.args[0], N.Comprehension) and len(n.args[0].clauses) == 1):
+            return self._any_all(b.name, n.args[0], sc)
         argfs: list[Fn] = []
         types: list[str] = []
         for i, a in enumerate(n.args):
@@ -654,7 +657,7 @@ class Compiler:
                                       sym.card_name, len(set(sym.card_rank)))
         impl = self._melds[n.func]
         argfs = [self.expr(a, sc)[0] for a in n.args[:mx]]
-        kwfs = {k: (self._fn_arg(a, sc) if k == "wild" else self.expr(a, sc)[0])
+        kwfs = {k: (self._fn_arg(a, sc) if k in ("wild", "key") else self.expr(a, sc)[0])
                 for k, a in n.kwargs}
         for k, a in n.kwargs:
             if k == "ace" and not (isinstance(a, N.Const) and a.value in ("low", "high", "both")):
@@ -664,6 +667,29 @@ class Compiler:
             return impl(*[f(S, F) for f in argfs], **{k: f(S, F) for k, f in kwfs.items()})
 
         return call, ret
+
+    def _any_all(self, name: str, comp: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
+        """any(e for x in xs if c) / all(...) that stop at the first answer."""
+        saved = dict(sc.slots), dict(sc.types)
+        var, it, cond = comp.clauses[0]
+        itf, itt = self.expr(it, sc)
+        slot = sc.new_slot(var, _elem(itt))
+        condf = self.expr(cond, sc)[0] if cond is not None else None
+        elt = self.expr(comp.elt, sc)[0]
+        sc.slots, sc.types = saved
+        want = name == "any"
+
+        def any_all(S: Any, F: list) -> bool:
+            for v in itf(S, F):
+                F[slot] = v
+                if condf is not None and not condf(S, F):
+                    continue
+                r = elt(S, F)
+                if bool(r) == want:
+                    return want
+            return not want
+
+        return any_all, "bool"
 
     def _zone_arg(self, node: N.Node, sc: Scope) -> tuple[Fn, bool]:
         """A zone argument of an effect: (closure giving the zone id, whether it is per player
@@ -904,6 +930,14 @@ class Compiler:
             def set_global(S: Any, F: list) -> None:
                 S.g[gi] = apply(S.g[gi], value(S, F))
             return set_global
+        if name == "dealer" and op == "=":
+            # the dealer may be chosen by effects (a draw for the first deal in match.start)
+            def set_dealer(S: Any, F: list) -> None:
+                v = value(S, F)
+                if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S.n:
+                    raise RuntimeRulesError(f"dealer = {v!r}: not a seat at this table")
+                S.dealer = v
+            return set_dealer
         if name in sym.counters or name in sym.zones or name in SPECIAL or name in sym.values:
             self.err(f"'{name}' cannot be assigned", n.span)
             return lambda S, F: None
