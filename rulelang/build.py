@@ -394,6 +394,7 @@ class Builder:
             if name in counters or name in globs or name in zmap or name in values:
                 self.err(f"'{name}' is declared twice", doc["data"].key_span(name))
         c = Compiler(sym)
+        self._option_values(c, doc, values, sym)
 
         for uf, body, bspan, effect in bodies:
             # the base of an override is compiled with its own name for super()
@@ -500,6 +501,33 @@ class Builder:
 
         self.errors.extend(run_passes(game, doc))
         return game
+
+    def _option_values(self, c: Compiler, doc: YMap, values: dict[str, dict[str, Any]],
+                       sym: Symbols) -> None:
+        """Value-table entries written as expressions of options (``A: opt.ace``) are
+        worked out once, here: the tables are constants of the compiled game."""
+        for tname, table in values.items():
+            tdoc = doc["values"][tname]
+            for rank, v in list(table.items()):
+                if not isinstance(v, str):
+                    continue
+                span = next((tdoc.span_of(k) for k in tdoc if rank_text(k) == rank), tdoc.span)
+                tree = self.parse(v, "expr", span)
+                if tree is None:
+                    continue
+                c.touch = False
+                fn, _t = c.expr(tree, Scope())
+                if c.touch:
+                    self.err("a value table entry may use only numbers and options", span)
+                    continue
+                try:
+                    table[rank] = fn(None, [])
+                except Exception:
+                    self.err("this value table entry could not be worked out", span)
+                    continue
+                if not isinstance(table[rank], (int, float)) or isinstance(table[rank], bool):
+                    self.err(f"a value table entry must be a number, got {table[rank]!r}", span)
+            sym.card_values[tname] = tuple(table.get(r, 0) for r in sym.card_rank)
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         actor = self.unit(c, p.get("actor", "turn"), p.span_of("actor")) if p else None
