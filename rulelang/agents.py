@@ -23,6 +23,10 @@ class Agent:
     def choose(self, state: Any, seat: int) -> str:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def choose_index(self, state: Any, seat: int) -> int:
+        """The chosen move as its index in ``legal_moves()``."""
+        return state.legal_moves().index(self.choose(state, seat))
+
 
 class RandomAgent(Agent):
     name = "random"
@@ -44,32 +48,43 @@ class GreedyAgent(Agent):
         self.samples = samples
 
     def choose(self, state: Any, seat: int) -> str:
-        moves = state.legal_moves()
-        if len(moves) == 1:
-            return moves[0]
+        return state.legal_moves()[self.choose_index(state, seat)]
+
+    def choose_index(self, state: Any, seat: int) -> int:
+        """The index in ``legal_moves()`` of the move with the best mean heuristic over a few
+        sampled worlds. A sampled world has the same legal moves in the same order (they
+        name unseen cards by place), so moves are played by index, with no texts."""
+        n = state.num_moves()
+        if n == 1:
+            return 0
         game = state.game
         if game.heuristic is None:
-            return moves[int(self.rng.random() * len(moves))]
+            return int(self.rng.random() * n)
         h = game.functions[game.heuristic].fn
         worlds = [state.determinize(seat, self.rng) for _ in range(self.samples)]
-        best: list[str] = []
+        texts: list[str] | None = None
+        best: list[int] = []
         best_score = float("-inf")
-        for m in moves:
+        for i in range(n):
             total = 0.0
             for w in worlds:
                 s = w.clone(share_rng=True)
                 s.auto_continue = False
                 try:
-                    s.apply(m)
+                    if s.num_moves() == n:
+                        s.apply_index(i)
+                    else:  # the sample disagrees about the moves: fall back to the text
+                        texts = texts or state.legal_moves()
+                        s.apply(texts[i])
                     total += float(h(s, seat))
                 except RulesError:
                     total += float("-inf")
             score = total / len(worlds)
             if score > best_score + 1e-9:
-                best, best_score = [m], score
+                best, best_score = [i], score
             elif abs(score - best_score) <= 1e-9:
-                best.append(m)
-        return best[int(self.rng.random() * len(best))] if best else moves[0]
+                best.append(i)
+        return best[int(self.rng.random() * len(best))] if best else 0
 
 
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}

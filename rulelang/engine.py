@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .build import ActionDef, Game
-from .builtins import Group
+from .build import PY_ERRORS, ActionDef, Game
+from .builtins import MAX_WORK, WORK, Group
 from .cards import normalize
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 
@@ -75,6 +75,7 @@ class State:
                              f"{game.max_players} players, not {players}")
         self.game = game
         self.n = players
+        WORK[0] = MAX_WORK
         self.seed = seed
         self.rng = random.Random(seed)
         self.auto_continue = auto_continue
@@ -142,6 +143,10 @@ class State:
                 for p in range(players):
                     self.actor = p
                     self.ctr[i][p] = u(self)
+            for message, cond in game.requires:
+                if not cond(self):
+                    raise UsageError(f"{game.name or 'this game'} cannot be played with "
+                                     f"{players} players and these options: {message}")
             if dealer is not None:
                 if not 0 <= dealer < players:
                     raise UsageError(f"dealer must be a seat from 0 to {players - 1}")
@@ -158,6 +163,9 @@ class State:
             self._start_round()
         except RecursionError:
             raise RuntimeRulesError("the rules nest too deeply while setting up") from None
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(f"{type(e).__name__}: {e} (while setting up, in phase "
+                                    f"'{self.phase}')") from None
 
     # ------------------------------------------------------------------ public API
     def current_player(self) -> int | None:
@@ -234,6 +242,7 @@ class State:
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
+        WORK[0] = MAX_WORK  # a fresh allowance of loop iterations for this step
         mover = self.actor
         seen: set[tuple[int, int]] | None = None
         if self.record:
@@ -260,11 +269,20 @@ class State:
         except RecursionError:
             raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
                 from None
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(f"{type(e).__name__}: {e} (in phase '{self.phase}')") \
+                from None
 
     def next_round(self) -> None:
         """Deal the next round after one that ended (when ``auto_continue`` is off)."""
         if self.status == "round_over":
-            self._next_round()
+            WORK[0] = MAX_WORK
+            try:
+                self._next_round()
+            except RecursionError:
+                raise RuntimeRulesError("the rules nest too deeply while dealing") from None
+            except PY_ERRORS as e:
+                raise RuntimeRulesError(f"{type(e).__name__}: {e} (while dealing)") from None
 
     def clone(self, share_rng: bool = False) -> State:
         """An independent copy. ``share_rng`` keeps the same RNG object: only for copies made
@@ -278,8 +296,8 @@ class State:
         s.active = self.active[:]
         s.g = self.g[:]
         s.ctr = [row[:] for row in self.ctr]
-        if self.groups:
-            s.groups = {k: v[:] for k, v in self.groups.items()}
+        # always a new dict: an empty one shared with the clone would let its melds leak back
+        s.groups = {k: v[:] for k, v in self.groups.items()} if self.groups else {}
         if not share_rng:
             s.rng = random.Random()
             s.rng.setstate(self.rng.getstate())
@@ -397,9 +415,8 @@ class State:
                 if self._pending_end is not None:
                     self._finish_round()
                     return
-        self._compute_legal()
-        if not self._entries:
-            raise RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}'")
+        # the legal moves are worked out when first asked for (a look-ahead often never asks)
+        self._entries = self._legal = self._legal_list = None
 
     def _finish_round(self) -> None:
         g = self.game
@@ -465,6 +482,8 @@ class State:
                     raise RuntimeRulesError(
                         f"more than {MAX_MOVES} legal moves in phase '{self.phase}'",
                         action.span)
+        if not entries and self.status == "play":
+            raise RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}'")
         self._entries = entries
         self._legal = None
         self._legal_list = None

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .agents import RandomAgent, make_agent
+from .agents import make_agent
 
 MAX_DECISIONS_PER_GAME = 2_000_000
 
@@ -24,21 +24,20 @@ def game_seed(seed: int, i: int) -> int:
 
 
 def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
-             check: bool = False) -> dict[str, Any]:
-    """Play game ``i`` of a run to the end; return its record."""
+             check: bool = False, record: bool = False,
+             limits: dict[str, int] | None = None) -> dict[str, Any]:
+    """Play game ``i`` of a run to the end; return its record. ``record`` keeps the moves
+    (``moves``: [seat, text] pairs, and the ``outcome``) for a replay log; ``limits`` are the
+    engine's step limits (``max_round_steps``, ``max_game_steps``)."""
     gs = game_seed(seed, i)
-    state = game.new_state(players, seed=gs, record=False)
+    state = game.new_state(players, seed=gs, record=record, **(limits or {}))
     bots = [make_agent(a, gs * 31 + p + 1) for p, a in enumerate(agents)]
     problems: list[str] = []
     if check:
         problems.extend(state.check_invariants() + conserved_problems(state))
     while not state.is_over() and not problems:
         p = state.current_player()
-        bot = bots[p]
-        if type(bot) is RandomAgent:
-            state.apply_index(bot.choose_index(state, p))
-        else:
-            state.apply(bot.choose(state, p))
+        state.apply_index(bots[p].choose_index(state, p))
         if check:
             problems.extend((state.check_invariants() + conserved_problems(state))[:3])
         if state.decisions > MAX_DECISIONS_PER_GAME:
@@ -54,12 +53,18 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
                 role_delta.setdefault(names[ci], {}).setdefault(role, []).append(float(d))
     winner = state.winner
     winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
-    return {
+    out = {
         "rounds": state.round, "decisions": state.decisions, "turns": state.total_turns,
         "winners": winners, "ended_by": dict(ended),
         "turns_per_round": [t for _, t, _, _ in state.round_results],
         "role_delta": role_delta, "problems": problems,
     }
+    if record:
+        from .replay import outcome
+
+        out["moves"] = [[p, text] for p, text in state.history]
+        out["outcome"] = outcome(state)
+    return out
 
 
 def conserved_problems(state: Any) -> list[str]:
@@ -78,41 +83,59 @@ _GAMES: dict[str, Any] = {}  # compiled games by run key: inherited by forked wo
 
 
 def _worker(args: tuple) -> list[dict[str, Any]]:
-    path, options, players, agents, seed, lo, hi, check = args
+    path, options, players, agents, seed, lo, hi, check, extra = args
     key = repr((path, sorted(options.items())))
     game = _GAMES.get(key)
     if game is None:
         from . import load
 
-        game = _GAMES[key] = load(path, options)
-    return [play_one(game, players, agents, seed, i, check) for i in range(lo, hi)]
+        game = _GAMES[key] = load(path, options, extra.get("allow_any_path", False))
+    return [play_one(game, players, agents, seed, i, check, extra.get("record", False),
+                     extra.get("limits")) for i in range(lo, hi)]
 
 
 def run(path: str, options: dict[str, Any], players: int, games: int, agents: list[str],
         seed: int = 0, workers: int = 1, check: bool = False,
-        progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Simulate ``games`` games and return the statistics as one JSON-ready dict."""
+        progress: Callable[[int], None] | None = None, record_to: Any = None,
+        limits: dict[str, int] | None = None, allow_any_path: bool = False) -> dict[str, Any]:
+    """Simulate ``games`` games and return the statistics as one JSON-ready dict.
+    ``record_to`` (a writable text file) receives one JSON line per game for ``rulelang
+    replay``; ``limits`` are the engine's step limits."""
     from . import load
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
-    game = load(path, options)
+    game = load(path, options, allow_any_path)
     _GAMES[repr((path, sorted(options.items())))] = game
+    record = record_to is not None
+    extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path}
+    if record:
+        from .replay import log_line
+
+        def keep(r: dict[str, Any], i: int) -> dict[str, Any]:
+            record_to.write(log_line(game, path, options, players, agents, seed, i, limits,
+                                     r.pop("moves"), r.pop("outcome")) + "\n")
+            return r
+    else:
+        def keep(r: dict[str, Any], i: int) -> dict[str, Any]:
+            return r
     if workers <= 1:
         for i in range(games):
-            records.append(play_one(game, players, agents, seed, i, check))
+            records.append(keep(play_one(game, players, agents, seed, i, check, record, limits),
+                                i))
             if progress:
                 progress(1)
     else:
         import multiprocessing as mp
 
         chunk = max(1, min(200, math.ceil(games / (workers * 8))))
-        jobs = [(path, options, players, agents, seed, lo, min(games, lo + chunk), check)
+        jobs = [(path, options, players, agents, seed, lo, min(games, lo + chunk), check, extra)
                 for lo in range(0, games, chunk)]
         ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
         with ctx.Pool(workers) as pool:
             for recs in pool.imap(_worker, jobs):
-                records.extend(recs)
+                for r in recs:
+                    records.append(keep(r, len(records)))
                 if progress:
                     progress(len(recs))
     seconds = time.perf_counter() - t0
