@@ -13,7 +13,16 @@ from typing import Any
 from . import nodes as N
 from .cards import Deck, DeckTables, rank_text
 from .compile import Compiler, Scope, Symbols, UserFn
-from .errors import CheckError, RulesError, RulesErrors, Span, SyntaxErr, UsageError, did_you_mean
+from .errors import (
+    CheckError,
+    RulesError,
+    RulesErrors,
+    RuntimeRulesError,
+    Span,
+    SyntaxErr,
+    UsageError,
+    did_you_mean,
+)
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
 from .yamlload import YMap
@@ -70,10 +79,17 @@ class Unit:
         self.call = (lambda S: fn(S, _NO_FRAME)) if n == 0 else (lambda S: fn(S, [None] * n))
 
     def __call__(self, S: Any) -> Any:
-        return self.call(S)
+        try:
+            return self.call(S)
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(f"{type(e).__name__}: {e}", self.span) from None
 
 
 _NO_FRAME: list = []
+# Python errors that rules text can cause while it runs (1 / 0, a list added to a number, an
+# index out of range): each is turned into a RuntimeRulesError located at the rules text that
+# ran, never a traceback
+PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
 
 
 @dataclass
@@ -120,12 +136,17 @@ class Game:
     conserved: list[tuple[str, Unit]]
     ended_by: list[str]
     doc: YMap = field(repr=False, default_factory=YMap)
+    global_types: dict[str, str] = field(default_factory=dict)
+    # match.requires: (message, condition) pairs; a game whose players and options make one
+    # false is refused before it starts
+    requires: list[tuple[str, Unit]] = field(default_factory=list)
 
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
                   **kw: Any) -> Any:
         from .engine import State
 
-        return State(self, players or self.default_players, seed, dealer, **kw)
+        return State(self, self.default_players if players is None else players, seed, dealer,
+                     **kw)
 
     def evaluator(self, name: str | None = None) -> UserFn:
         name = name or self.hand_evaluator
@@ -433,6 +454,9 @@ class Builder:
                                self.span(match, "over"))
         match_winner = self.unit(c, match.get("winner", "players"), self.span(match, "winner"))
         first_dealer = self.unit(c, match.get("first_dealer"), self.span(match, "first_dealer"))
+        req_doc = match.get("requires") or YMap()
+        requires = [(str(k), u) for k, v in req_doc.items()
+                    if (u := self.unit(c, v, req_doc.span_of(k))) is not None]
         round_start = self.effects(c, rnd.get("start"), self.span(rnd, "start"))
         round_first = self.unit(c, rnd.get("first", "next_seat(dealer)"), self.span(rnd, "first"))
         triggers = []
@@ -495,8 +519,11 @@ class Builder:
             round_start=round_start, round_first=round_first, triggers=triggers, settle=settle,
             round_end=round_end, next_dealer=next_dealer, turn_start=turn_start,
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
-            conserved=conserved, ended_by=ended_by, doc=doc,
+            conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
         )
+        for k, v in c.global_types.items():
+            v = v - {"none"}  # 'none' means no value yet, whatever the kind
+            game.global_types[k] = next(iter(v)) if len(v) == 1 else "any"
         from .check import run_passes
 
         self.errors.extend(run_passes(game, doc))
@@ -576,6 +603,7 @@ def _install(uf: UserFn, fn: Any, base: str) -> None:
         uf.fn = lambda S, *a: None
         return
     k = len(uf.params)
+    span = uf.span
     if uf.effect:
         def proc(S: Any, *args: Any) -> None:
             F = [None] * n
@@ -584,12 +612,22 @@ def _install(uf: UserFn, fn: Any, base: str) -> None:
         uf.fn = proc
         return
     if k == 1 and n == 1:
-        uf.fn = lambda S, a: fn(S, [a])
+        def func1(S: Any, a: Any) -> Any:
+            try:
+                return fn(S, [a])
+            except PY_ERRORS as e:
+                raise RuntimeRulesError(f"{type(e).__name__}: {e} (in '{uf.name}')", span) \
+                    from None
+        uf.fn = func1
         return
 
     def func(S: Any, *args: Any) -> Any:
         F = list(args) + [None] * (n - k) if n > k else list(args)
-        return fn(S, F)
+        try:
+            return fn(S, F)
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(f"{type(e).__name__}: {e} (in '{uf.name}')", span) \
+                from None
 
     uf.fn = func
     _ = base

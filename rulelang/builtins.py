@@ -17,6 +17,17 @@ from typing import Any
 from .errors import RuntimeRulesError
 
 MAX_COLLECTION = 200_000
+# Loop iterations (for, while, comprehensions, and the items a built-in walks) allowed in one
+# engine step: nested loops over big lists could otherwise keep the machine busy for hours.
+# WORK[0] is what is left; the engine sets it back to MAX_WORK at every step.
+MAX_WORK = 20_000_000
+WORK = [MAX_WORK]
+
+
+def out_of_work(span: Any = None) -> None:
+    WORK[0] = MAX_WORK  # whoever catches the error starts afresh
+    raise RuntimeRulesError(f"the rules looped more than {MAX_WORK} times in one step "
+                            "(nested loops over big lists?)", span)
 
 
 @dataclass(frozen=True)
@@ -35,6 +46,9 @@ class Builtin:
 
 def _seq(xs: Any) -> list:
     if isinstance(xs, list):
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
         return xs
     if isinstance(xs, (tuple, range)):
         return list(xs)
@@ -270,6 +284,8 @@ class Group(list):
 
 
 MAX_MELDS = 5_000
+# a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
+RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
 
 
 def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
@@ -337,13 +353,12 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         return dedupe(out, key)
 
     def positions(c: int, ace: str) -> list[int]:
-        p = order[c]
-        if rank[c] == "A":
-            if ace == "low":
-                return [-1]
-            if ace == "both":
-                return [-1, p]
-        return [p]
+        # places in the natural sequence A(low) 2 .. K A(high), whatever order the deck lists
+        # its ranks in (an ace-low deck lists A first)
+        r = rank[c]
+        if r == "A":
+            return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
+        return [RUN_PLACE[r]]
 
     def runs(cards: Any, lo: int = 3, *, ace: str = "low") -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards)."""

@@ -68,7 +68,7 @@ class DeckTables:
     def sort_key(self, c: int) -> tuple[int, int]:
         """Canonical listing order: by rank as the game orders ranks, then suit S, H, D, C."""
         s = self.suit[c]
-        return (self.order[c], SUIT_ORDER.index(s) if s in SUIT_ORDER else 9)
+        return (self.order[c], SUIT_ORDER.index(s) if s is not None and s in SUIT_ORDER else 9)
 
     def ids_by_name(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {}

@@ -7,6 +7,7 @@ error. Whatever goes wrong, the user sees a located message, never a Python trac
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,8 @@ def _parse_options(opts: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _load_game(name: str, options: dict[str, Any] | None = None) -> Any:
+def _load_game(name: str, options: dict[str, Any] | None = None,
+               allow_any_path: bool = False) -> Any:
     from . import load
     from .rules import bundled_names, resolve_game
 
@@ -49,18 +51,22 @@ def _load_game(name: str, options: dict[str, Any] | None = None) -> Any:
         raise UsageError(f"no rules file or bundled game named '{name}'"
                          f"{did_you_mean(name, known)}"
                          + (f"; bundled games: {', '.join(known)}" if known else ""))
-    return load(name, options)
+    return load(name, options, allow_any_path)
+
+
+ALLOW_HELP = ("let extends: name any file (absolute paths, '..' out of the folder); only for "
+              "rules files you trust")
 
 
 def rules_files(paths: list[str]) -> list[tuple[Path, str]]:
     out = []
     for p in paths:
         pp = Path(p)
-        if pp.is_dir():
+        if os.path.isdir(pp):  # os.path: false, not an error, for a name too long
             for f in sorted(pp.rglob("*.yaml")):
                 if not f.name.endswith(".scenario.yaml"):
                     out.append((f, str(f)))
-        elif pp.is_file():
+        elif os.path.isfile(pp):
             out.append((pp, p))
         else:
             raise UsageError(f"no such file or folder: {p}")
@@ -68,7 +74,9 @@ def rules_files(paths: list[str]) -> list[tuple[Path, str]]:
 
 
 @app.command()
-def check(paths: list[str] = typer.Argument(..., help="rules files or folders of them")) -> None:
+def check(paths: list[str] = typer.Argument(..., help="rules files or folders of them"),
+          allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+          ) -> None:
     """Validate rules files (folders: every *.yaml except *.scenario.yaml), reporting every
     problem as PATH:LINE:COL: error: MESSAGE with the source line and a caret."""
     from .build import check_only
@@ -82,7 +90,7 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
     problems = 0
     for path, shown in files:
         try:
-            loaded = load_rules(str(path), shown_as=shown)
+            loaded = load_rules(str(path), allow_any_path, shown_as=shown)
             errors = check_only(loaded)
         except RulesErrors as e:
             errors = e.errors
@@ -110,12 +118,14 @@ def _num(v: Any) -> Any:
 def score(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
           cards: list[str] = typer.Argument(..., help="cards, like AS TD 7H"),
           evaluator: str = typer.Option(None, help="the evaluator (default: the hand evaluator)"),
-          as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+          as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+          allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+          ) -> None:
     """Evaluate one hand with an evaluator of the game."""
     from .cards import parse_cards
 
     try:
-        g = _load_game(game)
+        g = _load_game(game, None, allow_any_path)
         ev = g.evaluator(evaluator)
         if len(ev.params) != 1:
             raise UsageError(f"'{ev.name}' takes {len(ev.params)} arguments; an evaluator takes "
@@ -143,7 +153,7 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
     from .scenario import find_scenarios, run_scenario
 
     files = find_scenarios(paths)
-    missing = [shown for p, shown in files if not p.is_file()]
+    missing = [shown for p, shown in files if not os.path.isfile(p)]
     if missing:
         _echo_err(f"no such file or folder: {missing[0]}")
         raise typer.Exit(2)
@@ -180,15 +190,31 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
              option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
              check_invariants: bool = typer.Option(False, "--check",
                                                    help="check cards and conserved sums"),
-             as_json: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+             as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+             record: str = typer.Option(None, help="write every game's moves to this file "
+                                        "(JSON Lines) for `rulelang replay`"),
+             max_steps: int = typer.Option(None, help="engine steps allowed per game "
+                                           "(default 20,000,000)"),
+             max_round_steps: int = typer.Option(None, help="engine steps allowed per round "
+                                                 "(default 200,000)"),
+             allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+             ) -> None:
     """Bot-vs-bot games and their statistics."""
     from . import sim
     from .agents import parse_agents
 
+    log = None
     try:
         opts = _parse_options(option)
-        g = _load_game(game, opts)
-        n = players or g.default_players
+        g = _load_game(game, opts, allow_any_path)
+        limits = {}
+        for flag, key, v in (("--max-steps", "max_game_steps", max_steps),
+                             ("--max-round-steps", "max_round_steps", max_round_steps)):
+            if v is not None:
+                if v < 1:
+                    raise UsageError(f"{flag} must be at least 1")
+                limits[key] = v
+        n = g.default_players if players is None else players
         if not g.min_players <= n <= g.max_players:
             raise UsageError(f"{g.name} is for {g.min_players} to {g.max_players} players, "
                              f"not {n}")
@@ -197,18 +223,29 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         names = parse_agents(agents, n)
         path = g.path if Path(g.path).is_file() else game
         show_bar = not as_json and sys.stderr.isatty()
+        if record is not None:
+            try:
+                log = open(record, "w", encoding="utf-8")
+            except OSError as e:
+                raise UsageError(f"--record: cannot write {record}: {e.strerror}") from None
+        more: dict[str, Any] = {"record_to": log, "limits": limits,
+                                "allow_any_path": allow_any_path}
         if show_bar:
             from rich.progress import Progress
 
             with Progress(transient=True) as prog:
                 task = prog.add_task("simulating", total=games)
                 stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants,
-                                progress=lambda k: prog.advance(task, k))
+                                progress=lambda k: prog.advance(task, k), **more)
         else:
-            stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants)
+            stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants,
+                            **more)
     except RulesError as e:
         _fail(e)
         return
+    finally:
+        if log is not None:
+            log.close()
     stats["game"] = g.name
     if as_json:
         typer.echo(json.dumps(stats))
@@ -262,7 +299,9 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
          seat: int = typer.Option(0, help="your seat"),
          agents: str = typer.Option("greedy", help="bots for the other seats, by seat"),
          seed: int = typer.Option(None, help="the seed (default: random)"),
-         option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE")) -> None:
+         option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
+         allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+         ) -> None:
     """A game in the terminal: you at one seat, bots at the others."""
     import random
 
@@ -271,8 +310,8 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
 
     try:
         opts = _parse_options(option)
-        g = _load_game(game, opts)
-        n = players or g.default_players
+        g = _load_game(game, opts, allow_any_path)
+        n = g.default_players if players is None else players
         if not g.min_players <= n <= g.max_players:
             raise UsageError(f"{g.name} is for {g.min_players} to {g.max_players} players, "
                              f"not {n}")
@@ -287,6 +326,28 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
     raise typer.Exit(code)
 
 
+@app.command()
+def replay(file: str = typer.Argument(..., help="a log written by simulate --record"),
+           allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+           ) -> None:
+    """Replay the games of a log written by `simulate --record` and check that each ends
+    exactly as logged (exit 1 on a mismatch, or if the rules files changed since)."""
+    from .replay import replay_file
+
+    try:
+        report = replay_file(file, allow_any_path)
+    except RulesError as e:
+        _fail(e)
+        return
+    for e in report.problems:
+        _echo_err(e.render())
+    bad = len(report.problems)
+    typer.echo(f"{report.games} game{'s' if report.games != 1 else ''} replayed, "
+               f"{report.ok} as logged, {bad} not")
+    if bad or not report.games:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     """Console entry point: Typer, with every failure turned into a message and an exit code."""
     try:
@@ -297,6 +358,14 @@ def main() -> None:
     except RulesError as e:
         _echo_err(e.render())
         sys.exit(2 if isinstance(e, UsageError) else 1)
+    except RecursionError:
+        _echo_err("error: the input is nested too deeply")
+        sys.exit(1)
+    except Exception as e:  # a bug in rulelang: a message, never a traceback (the fuzzer
+        # calls the commands in process, where such a bug still shows as a failure)
+        _echo_err(f"error: internal error in rulelang ({type(e).__name__}: {e}); "
+                  "please report it with the file that caused it")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import nodes as N
-from .builtins import MELD_SPECS, PURE, Builtin, Group, _meld_funcs
+from .builtins import (
+    MAX_COLLECTION,
+    MELD_SPECS,
+    PURE,
+    WORK,
+    Builtin,
+    Group,
+    _meld_funcs,
+    out_of_work,
+)
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 
 Fn = Callable[[Any, list], Any]
@@ -127,6 +136,34 @@ def _is_num(t: str) -> bool:
     return t in ("int", "num", "seat", "any")
 
 
+W = WORK  # loop iterations left in this engine step (builtins.MAX_WORK)
+MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grows without end
+
+
+def _concat(x: Any, y: Any) -> list:
+    if len(x) + len(y) > MAX_COLLECTION:
+        raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
+    return list(x) + list(y)
+
+
+def _add(x: Any, y: Any) -> Any:
+    r = x + y
+    if (type(r) is list or type(r) is str) and len(r) > MAX_COLLECTION:
+        raise RuntimeRulesError(f"a list or text of more than {MAX_COLLECTION} items")
+    return r
+
+
+def _mul(x: Any, y: Any) -> Any:
+    if type(x) is int and type(y) is int:
+        r = x * y
+        if -MAX_NUMBER <= r <= MAX_NUMBER:
+            return r
+        raise RuntimeRulesError("a number grew beyond 10^30")
+    if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
+        raise RuntimeRulesError("'*' needs numbers")
+    return x * y
+
+
 def _seat_checked(idx: Fn, name: str) -> Fn:
     def seat(S: Any, F: list) -> int:
         p = idx(S, F)
@@ -140,6 +177,8 @@ class Compiler:
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
         self.errors: list[RulesError] = []
+        # what each global is assigned, so that views can show it (a card by name or '?')
+        self.global_types: dict[str, set[str]] = {}
         # set when compiled code reads the state: a function that never does is pure, and its
         # results can be remembered (see build._install)
         self.touch = False
@@ -254,9 +293,12 @@ class Compiler:
             self.err(f"'.{n.name}' needs a card or a record, not {t}", n.span)
             return (lambda S, F: None), "any"
         key = n.name
+        ctable = getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
 
         def attr(S: Any, F: list) -> Any:
             o = obj(S, F)
+            if type(o) is int and ctable is not None and 0 <= o < len(ctable):
+                return ctable[o]  # a card whose type the checker could not tell
             if isinstance(o, dict):
                 if key not in o:
                     raise RuntimeRulesError(f"this record has no field '{key}'")
@@ -358,10 +400,16 @@ class Compiler:
             clauses.append((itf, slot, condf))
         elt, et = self.expr(n.elt, sc)
 
+        span = n.span
+
         def run(S: Any, F: list, k: int, out: list) -> None:
             itf, slot, condf = clauses[k]
             last = k == len(clauses) - 1
-            for v in list(itf(S, F)):
+            xs = list(itf(S, F))
+            W[0] -= len(xs)
+            if W[0] < 0:
+                out_of_work(span)
+            for v in xs:
                 F[slot] = v
                 if condf is not None and not condf(S, F):
                     continue
@@ -375,7 +423,11 @@ class Compiler:
             if condf is None:
                 def comp1(S: Any, F: list) -> list:
                     out = []
-                    for v in itf(S, F):
+                    xs = itf(S, F)
+                    W[0] -= len(xs)
+                    if W[0] < 0:
+                        out_of_work(span)
+                    for v in xs:
                         F[slot] = v
                         out.append(elt(S, F))
                     return out
@@ -383,7 +435,11 @@ class Compiler:
 
             def comp2(S: Any, F: list) -> list:
                 out = []
-                for v in itf(S, F):
+                xs = itf(S, F)
+                W[0] -= len(xs)
+                if W[0] < 0:
+                    out_of_work(span)
+                for v in xs:
                     F[slot] = v
                     if condf(S, F):
                         out.append(elt(S, F))
@@ -476,17 +532,19 @@ class Compiler:
         b, bt = self.expr(n.right, sc)
         op = n.op
         if op == "+" and (at.startswith("list") or bt.startswith("list")):
-            return (lambda S, F: list(a(S, F)) + list(b(S, F))), at if at == bt else "list"
+            return (lambda S, F: _concat(a(S, F), b(S, F))), at if at == bt else "list"
         for t, side in ((at, n.left), (bt, n.right)):
             if not _is_num(t):
                 self.err(f"'{op}' needs numbers, but this is {t}", side.span)
         t = "int" if at == bt == "int" and op != "/" else "num"
         if op == "+":
+            if "any" in (at, bt):  # strings or lists may meet here: keep their size bounded
+                return (lambda S, F: _add(a(S, F), b(S, F))), t
             return (lambda S, F: a(S, F) + b(S, F)), t
         if op == "-":
             return (lambda S, F: a(S, F) - b(S, F)), t
         if op == "*":
-            return (lambda S, F: a(S, F) * b(S, F)), t
+            return (lambda S, F: _mul(a(S, F), b(S, F))), t
         if op == "/":
             return (lambda S, F: a(S, F) / b(S, F)), "num"
         if op == "//":
@@ -678,9 +736,14 @@ class Compiler:
         elt = self.expr(comp.elt, sc)[0]
         sc.slots, sc.types = saved
         want = name == "any"
+        span = comp.span
 
         def any_all(S: Any, F: list) -> bool:
-            for v in itf(S, F):
+            xs = itf(S, F)
+            W[0] -= len(xs)
+            if W[0] < 0:
+                out_of_work(span)
+            for v in xs:
                 F[slot] = v
                 if condf is not None and not condf(S, F):
                     continue
@@ -845,8 +908,14 @@ class Compiler:
             slot = sc.bind(n.var, _elem(t))
             body = self.stmts(n.body, sc)
 
+            span = n.span
+
             def for_(S: Any, F: list) -> None:
-                for v in list(it(S, F)):
+                xs = list(it(S, F))
+                W[0] -= len(xs)
+                if W[0] < 0:
+                    out_of_work(span)
+                for v in xs:
                     F[slot] = v
                     body(S, F)
             return for_
@@ -861,6 +930,9 @@ class Compiler:
                     k += 1
                     if k > MAX_LOOP:
                         raise RuntimeRulesError(f"a loop ran more than {MAX_LOOP} times", span)
+                    W[0] -= 1
+                    if W[0] < 0:
+                        out_of_work(span)
                     body(S, F)
             return while_
         if isinstance(n, N.ExprStmt):
@@ -926,6 +998,7 @@ class Compiler:
             return lambda S, F: None
         if name in sym.globals:
             gi = sym.globals[name]
+            self.global_types.setdefault(name, set()).add(vt if op == "=" else "num")
 
             def set_global(S: Any, F: list) -> None:
                 S.g[gi] = apply(S.g[gi], value(S, F))

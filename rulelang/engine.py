@@ -631,7 +631,7 @@ class State:
             "turn": self.turn, "phase": self.phase, "to_move": self.current_player(),
             "status": self.status, "ended_by": self.ended_by, "zones": zones,
             "counters": {name: list(self.ctr[i]) for i, (name, _) in enumerate(g.counters)},
-            "globals": {name: self._public(self.g[i], seat)
+            "globals": {name: self._public(self.g[i], g.global_types.get(name, "any"), seat)
                         for i, (name, _) in enumerate(g.globals)},
             "active": list(self.active), "events": events, "winner": self.winner,
         }
@@ -639,8 +639,18 @@ class State:
             out["legal"] = self.legal_moves()
         return out
 
-    def _public(self, v: Any, seat: int) -> Any:
-        return v if isinstance(v, (int, float, str, bool, type(None))) else str(v)
+    def _public(self, v: Any, typ: str, seat: int) -> Any:
+        """A global as ``seat`` may see it: cards by name only when the seat can see them."""
+        if v is None or isinstance(v, bool):
+            return v
+        names = self.game.tables.name
+        if typ == "card" and isinstance(v, int):
+            return names[v] if self.visible(v, seat) else "?"
+        if isinstance(v, list) and typ.startswith("list[card"):
+            return [names[c] if self.visible(c, seat) else "?" for c in v]
+        if isinstance(v, (int, float, str)):
+            return v
+        return self.render(v, typ, seat)
 
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A clone in which every card ``seat`` cannot see is shuffled among the places of the

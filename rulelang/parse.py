@@ -17,6 +17,9 @@ from .yamlload import YStr
 
 MAX_SOURCE_CHARS = 20_000
 MAX_DEPTH = 60
+# operations inside one another, counting each link of a chain like 1 + 2 + 3 (a chain is
+# built as nested nodes): the compiler and the engine walk them recursively
+MAX_NODES_DEEP = 200
 
 _TOKEN_NAMES = {
     "NAME": "a name",
@@ -117,6 +120,7 @@ class _Builder:
         self.text = text
         self.base = base
         self.depth = 0
+        self.deep = 0  # nesting plus chain links: see MAX_NODES_DEEP
 
     def sp(self, item: Any) -> Span:
         pos = getattr(item, "start_pos", None)
@@ -134,7 +138,15 @@ class _Builder:
 
     # ----- statements -----
     def block(self, tree: Any) -> tuple[N.Node, ...]:
-        return tuple(self.stmt(c) for c in tree.children if c is not None)
+        self.depth += 1
+        self.deep += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise SyntaxErr(f"blocks may be nested at most {MAX_DEPTH} deep", self.sp(tree))
+            return tuple(self.stmt(c) for c in tree.children if c is not None)
+        finally:
+            self.depth -= 1
+            self.deep -= 1
 
     def stmt(self, t: Any) -> N.Node:
         d = t.data
@@ -174,12 +186,22 @@ class _Builder:
     # ----- expressions -----
     def expr(self, t: Any) -> N.Node:
         self.depth += 1
+        self.deep += 1
         if self.depth > MAX_DEPTH:
+            self.depth -= 1
+            self.deep -= 1
             raise SyntaxErr(f"expressions may be nested at most {MAX_DEPTH} deep", self.sp(t))
+        if self.deep > MAX_NODES_DEEP:
+            self.depth -= 1
+            self.deep -= 1
+            raise SyntaxErr(f"this expression is too big: more than {MAX_NODES_DEEP} operations "
+                            "inside one another (a chain like a + b + c counts each link)",
+                            self.sp(t))
         try:
             return self._expr(t)
         finally:
             self.depth -= 1
+            self.deep -= 1
 
     def _expr(self, t: Any) -> N.Node:
         import lark
@@ -193,6 +215,8 @@ class _Builder:
             return self.expr(c[0])
         if d == "number":
             txt = str(c[0])
+            if len(txt) > 40 or int(txt.split(".")[0]) > 10**15:
+                raise SyntaxErr("a number larger than 10^15 is not allowed", s)
             return N.Const(s, float(txt) if "." in txt else int(txt))
         if d == "string":
             return N.Const(s, str(c[0])[1:-1])
@@ -241,10 +265,15 @@ class _Builder:
         if d == "not_contains":
             return N.Compare(s, ("not in",), (self.expr(c[0]), self.expr(c[1])))
         if d == "binop_chain":
-            left = self.expr(c[0])
-            for op, right in zip(c[1::2], c[2::2]):
-                left = N.BinOp(self.sp(op), str(op), left, self.expr(right))
-            return left
+            links = len(c) // 2  # the chain becomes this many nodes, one inside the other
+            self.deep += links
+            try:
+                left = self.expr(c[0])
+                for op, right in zip(c[1::2], c[2::2]):
+                    left = N.BinOp(self.sp(op), str(op), left, self.expr(right))
+                return left
+            finally:
+                self.deep -= links
         raise SyntaxErr(f"unexpected construct {d}", s)  # pragma: no cover
 
     def comp(self, t: Any) -> tuple[str, N.Node, N.Node | None]:

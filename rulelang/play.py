@@ -22,14 +22,21 @@ def _cards(cards: list[str]) -> str:
     return " ".join("[dim]▮[/dim]" if c == "?" else pretty(c, color=True) for c in cards)
 
 
-def _zone_line(name: str, cards: list[str], public_top: bool = False) -> str:
+def _zone_line(name: str, cards: list[str], top_only: bool = False) -> str:
     shown = [c for c in cards if c != "?"]
-    hidden = len(cards) - len(shown)
+    if not cards:
+        return f"{name}: empty"
     if not shown:
         return f"{name}: {len(cards)} card{'s' if len(cards) != 1 else ''} face down"
-    if hidden and len(shown) == 1 and cards[0] != "?":
+    if top_only and cards[0] != "?" and len(shown) == 1 and len(cards) > 1:
         return f"{name}: {pretty(cards[0], color=True)} on top ({len(cards)} cards)"
     return f"{name}: {_cards(cards)}"
+
+
+def _show_value(x: Any) -> str:
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
 
 
 def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> None:
@@ -39,6 +46,9 @@ def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> Non
              f"{' (dealer)' if v['dealer'] == seat else ''}")
     for zd in g.zones:
         z = v["zones"][zd.name]
+        if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
+            _group_lines(con, state, seat, zd, z)
+            continue
         if zd.per_player:
             for p in range(state.n):
                 cards = z[p]
@@ -50,7 +60,12 @@ def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> Non
                 out = "" if v["active"][p] else " [dim](out)[/dim]"
                 con.print(f"  {zd.name} {who}{out}: {_cards(cards)}")
         else:
-            con.print("  " + _zone_line(zd.name, z))
+            con.print("  " + _zone_line(zd.name, z, zd.visibility == "top"))
+    shown = {k: x for k, x in v["globals"].items()
+             if x is not None and not isinstance(x, bool) and x != [] and
+             g.global_types.get(k) not in ("card", "list[card]")}
+    if shown:
+        con.print("  " + "  ".join(f"{k}: {_show_value(x)}" for k, x in shown.items()))
     for name, row in v["counters"].items():
         con.print(f"  {name}: " + "  ".join(
             f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
@@ -64,6 +79,25 @@ def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> Non
                       else f"  your {ev}: {val}")
         except RulesError:
             pass
+
+
+def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
+    """One line per owner of a zone of groups: each group named as a move names it."""
+    ids = state.game.tables.ids_by_name()
+    key = state.game.tables.sort_key
+
+    def order(cards: list[str]) -> list[str]:
+        return sorted(cards, key=lambda c: key(ids[c][0]) if c in ids else (99, 9))
+
+    owners = list(enumerate(z)) if zd.per_player else [(None, z)]
+    for p, groups in owners:
+        if not groups:
+            continue
+        who = zd.name if p is None else ("you" if p == seat else f"P{p}")
+        label = zd.name if p is None else f"P{p}"
+        shown = "  ".join(f"[dim]{label}#{i}[/dim] {_cards(order(gr))}"
+                          for i, gr in enumerate(groups, 1))
+        con.print(f"  {zd.name} {who}: {shown}")
 
 
 def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,

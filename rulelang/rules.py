@@ -58,14 +58,22 @@ def resolve_game(name_or_path: str, base_dir: Path | None = None) -> Path | None
         candidates.append(base_dir / p)
     candidates.append(p)
     for c in candidates:
-        if c.is_file():
+        if _is_file(c):
             return c
     if "/" not in name_or_path and "\\" not in name_or_path:
         stem = name_or_path[:-5] if name_or_path.endswith(".yaml") else name_or_path
         b = bundled_dir() / f"{stem}.yaml"
-        if b.is_file():
+        if _is_file(b):
             return b
     return None
+
+
+def _is_file(p: Path) -> bool:
+    """``p.is_file()``, false for a name the system refuses (too long, a NUL byte in it)."""
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 @cache
@@ -244,9 +252,14 @@ def _resolve_extends(ext: str, including: Path, allow_any: bool, span: Span,
             errors.append(LoadError("extends: may not be an absolute path (name a bundled game "
                                     "or a file beside this one)", span))
             return None
-    cand = (folder / p).resolve()
-    if cand.is_file():
-        inside = folder in cand.parents or str(bundled_dir().resolve()) in str(cand)
+    try:
+        cand = (folder / p).resolve()
+        is_file = cand.is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte in it
+        errors.append(LoadError(f"extends: '{ext[:80]}' is not a usable file name", span))
+        return None
+    if is_file:
+        inside = folder in cand.parents or bundled_dir().resolve() in cand.parents
         if not inside and not allow_any:
             errors.append(LoadError(f"extends: '{ext}' is outside this file's folder; only files "
                                     "under it and bundled games may be extended", span))

@@ -7,6 +7,7 @@ who write variants; ``rulelang test`` runs them. A scenario whose file is bad is
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -236,6 +237,17 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
                 if zname not in zones:
                     return _fail(shown, f"expect {key}: no zone '{zname}'")
                 zd = zones[zname]
+                if zd.groups:
+                    # a zone of groups (melds): its groups, oldest first, each in canonical
+                    # order (sizes: the size of each group), one such list per seat
+                    per = [S.group_list(zd.first_id + p) for p in range(S.n)] \
+                        if zd.per_player else [S.group_list(zd.first_id)]
+                    zgot = [[len(gr) if key == "sizes" else
+                             _cards(S, sorted(gr, key=g.tables.sort_key)) for gr in grs]
+                            for grs in per]
+                    checks.append((f"{key}.{zname}", _canon(zwant),
+                                   zgot if zd.per_player else zgot[0]))
+                    continue
                 if zd.per_player:
                     lists = [S.zones[zd.first_id + p] for p in range(S.n)]
                     zgot: Any = ([len(x) for x in lists] if key == "sizes"
@@ -286,7 +298,7 @@ def find_scenarios(paths: list[str]) -> list[tuple[Path, str]]:
     out: list[tuple[Path, str]] = []
     for p in paths:
         pp = Path(p)
-        if pp.is_dir():
+        if os.path.isdir(pp):  # false, not an error, for a name too long
             for f in sorted(pp.rglob("*.scenario.yaml")):
                 out.append((f, str(f)))
         else:

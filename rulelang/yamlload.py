@@ -259,7 +259,10 @@ def load_file(path: str, shown_as: str | None = None) -> Any:
         col = len(before) - (before.rfind("\n") + 1) + 1
         raise LoadError("the file is not valid UTF-8 text", Span(name, line, col)) from None
     if "\x00" in text:
-        raise LoadError("the file contains a NUL character", Span(name, 1, 1, text))
+        k = text.index("\x00")
+        line = text.count("\n", 0, k) + 1
+        col = k - (text.rfind("\n", 0, k) + 1) + 1
+        raise LoadError("the file contains a NUL character", Span(name, line, col, text))
     return load_text(text, name)
 
 

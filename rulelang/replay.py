@@ -1,0 +1,163 @@
+"""Replay logs: ``simulate --record FILE`` writes one JSON line per game; ``rulelang replay FILE``
+plays every game again from its seed and its moves and checks that it ends the same way.
+
+A line holds the run's seed and the game's index (the game's own seed is
+``sim.game_seed(seed, index)``), the rules file as given and the sha256 of it and of every file
+in its ``extends:`` chain, the options, players and agents, every decision as ``[seat, move
+text]`` (the text as the mover saw it, so a card it could not see is named ``zone#k``), and the
+outcome. A log whose rules files changed since it was written is refused: the same moves under
+other rules prove nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import LoadError, RulesError, Span, UsageError
+
+FORMAT = "rulelang-replay/1"
+REQUIRED = ("format", "game", "files", "players", "seed", "index", "moves", "outcome")
+
+
+def outcome(state: Any) -> dict[str, Any]:
+    """How a finished game came out: what a replay must reproduce exactly."""
+    r = state.result()
+    return _plain({
+        "over": r["over"], "winner": r["winner"], "rounds": r["rounds"],
+        "decisions": state.decisions, "counters": r["counters"],
+        "eliminated": r["eliminated"],
+        "ended_by": [name for name, *_ in state.round_results],
+    })
+
+
+def _plain(x: Any) -> Any:
+    """``x`` as it reads back from JSON (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(x, default=str))
+
+
+def log_line(game: Any, path: str, options: dict[str, Any], players: int, agents: list[str],
+             seed: int, index: int, limits: dict[str, int] | None, moves: list[list[Any]],
+             result: dict[str, Any]) -> str:
+    from .sim import game_seed
+
+    return json.dumps({
+        "format": FORMAT, "game": str(path), "name": game.name,
+        "files": [[p, sha] for p, sha in game.files],
+        "options": dict(options), "players": players, "agents": list(agents),
+        "seed": seed, "index": index, "game_seed": game_seed(seed, index),
+        "limits": dict(limits or {}), "moves": moves, "outcome": result,
+    }, separators=(",", ":"))
+
+
+@dataclass
+class Report:
+    games: int = 0
+    ok: int = 0
+    problems: list[RulesError] = field(default_factory=list)
+
+
+def _find_rules(name: str, log_dir: Path) -> str:
+    from .rules import bundled_dir, resolve_game
+
+    p = resolve_game(name) or resolve_game(name, log_dir)
+    if p is not None:
+        return str(p)
+    # a bundled game recorded by its installed path on another machine: by its name
+    stem = Path(name).name
+    stem = stem[:-5] if stem.endswith(".yaml") else stem
+    b = bundled_dir() / f"{stem}.yaml"
+    if b.is_file():
+        return str(b)
+    raise LoadError(f"the rules file '{name}' of this log cannot be found")
+
+
+def replay_file(path: str, allow_any_path: bool = False) -> Report:
+    """Replay every game of a log. Problems are located at the log's lines."""
+    from . import load
+    from .sim import game_seed
+
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"no such file: {path}")
+    report = Report()
+    games: dict[str, Any] = {}
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise LoadError(f"cannot read the log: {e}", Span(path)) from None
+    for ln, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        where = Span(path, ln, 1)
+        report.games += 1
+        try:
+            rec = json.loads(text)
+        except ValueError as e:
+            report.problems.append(LoadError(f"not a replay line (bad JSON: {e})", where))
+            continue
+        if not isinstance(rec, dict) or any(k not in rec for k in REQUIRED):
+            missing = [k for k in REQUIRED if not isinstance(rec, dict) or k not in rec]
+            report.problems.append(LoadError(f"not a replay line: no {', '.join(missing)}",
+                                             where))
+            continue
+        if rec["format"] != FORMAT:
+            report.problems.append(LoadError(f"unknown log format {rec['format']!r} (this "
+                                             f"rulelang reads {FORMAT})", where))
+            continue
+        label = f"game {rec['index']} (seed {rec['seed']})"
+        try:
+            why = _replay_one(rec, games, p.parent, allow_any_path, load, game_seed)
+        except RulesError as e:
+            why = e.message
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+            why = f"not a replay line ({type(e).__name__}: {e})"
+        if why:
+            report.problems.append(RulesError(f"{label}: {why}", where))
+        else:
+            report.ok += 1
+    return report
+
+
+def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow_any: bool,
+                load: Any, game_seed: Any) -> str:
+    """'' if the game replays to the same outcome, else why not."""
+    options = {str(k): v for k, v in (rec.get("options") or {}).items()}
+    key = json.dumps([rec["game"], sorted(options.items())], default=str)
+    game = games.get(key)
+    if game is None:
+        game = games[key] = load(_find_rules(str(rec["game"]), log_dir), options, allow_any)
+    logged = [str(sha) for _p, sha in rec["files"]]
+    now = [sha for _p, sha in game.files]
+    if logged != now:
+        changed = [str(p) for (p, sha), new in zip(rec["files"], now + [""] * len(logged))
+                   if sha != new] or [str(rec["game"])]
+        return (f"refused: the rules changed since the log was written ({', '.join(changed)} "
+                "has another sha256)")
+    seed, index = int(rec["seed"]), int(rec["index"])
+    gs = game_seed(seed, index)
+    if "game_seed" in rec and rec["game_seed"] != gs:
+        return f"the logged game_seed {rec['game_seed']} is not the seed of game {index}"
+    limits = {k: int(v) for k, v in (rec.get("limits") or {}).items()
+              if k in ("max_round_steps", "max_game_steps")}
+    state = game.new_state(int(rec["players"]), seed=gs, record=False, **limits)
+    for k, (seat, move) in enumerate(rec["moves"], 1):
+        if state.is_over():
+            return f"the game was over after move {k - 1}, but the log has {len(rec['moves'])}"
+        if state.current_player() != seat:
+            return (f"move {k} ('{move}') is P{seat}'s, but P{state.current_player()} is to "
+                    "move")
+        try:
+            state.apply(str(move))
+        except RulesError as e:
+            return f"move {k} (P{seat}: '{move}') was rejected: {e.message}"
+    if not state.is_over():
+        return f"the game is not over after the {len(rec['moves'])} logged moves"
+    got, want = outcome(state), rec["outcome"]
+    diff = [k for k in sorted(set(got) | set(want)) if got.get(k) != want.get(k)]
+    if diff:
+        k = diff[0]
+        return f"another outcome: {k} is {got.get(k)!r}, the log says {want.get(k)!r}"
+    return ""
