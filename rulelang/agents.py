@@ -62,16 +62,18 @@ class GreedyAgent(Agent):
             return int(self.rng.random() * n)
         h = game.functions[game.heuristic].fn
         worlds = [state.determinize(seat, self.rng) for _ in range(self.samples)]
+        # each world's moves are worked out once; its clones below share them
+        counts = [w.num_moves() for w in worlds]
         texts: list[str] | None = None
         best: list[int] = []
         best_score = float("-inf")
         for i in range(n):
             total = 0.0
-            for w in worlds:
+            for w, count in zip(worlds, counts):
                 s = w.clone(share_rng=True)
                 s.auto_continue = False
                 try:
-                    if s.num_moves() == n:
+                    if count == n:
                         s.apply_index(i)
                     else:  # the sample disagrees about the moves: fall back to the text
                         texts = texts or state.legal_moves()

@@ -73,24 +73,6 @@ def never_legal_actions(game: Any, doc: YMap) -> list[RulesError]:
     return out
 
 
-def unknown_next(game: Any, doc: YMap) -> list[RulesError]:
-    out: list[RulesError] = []
-    for _pname, p in (doc.get("phases") or {}).items():
-        actions = (p or {}).get("actions") or YMap()
-        for _aname, a in actions.items():
-            nxt = (a or {}).get("next")
-            if isinstance(nxt, str) and nxt.strip().isidentifier():
-                name = nxt.strip()
-                if name != "end_turn" and name not in game.phases:
-                    from .errors import did_you_mean
-
-                    out.append(CheckError(
-                        f"next: '{name}' is not a phase{did_you_mean(name, game.phases)}; "
-                        f"expected one of {', '.join(game.phases)} or end_turn",
-                        a.span_of("next")))
-    return out
-
-
 def round_can_end(game: Any, doc: YMap) -> list[RulesError]:
     if game.triggers or game.settle:
         return []
@@ -98,7 +80,8 @@ def round_can_end(game: Any, doc: YMap) -> list[RulesError]:
                        "end_round(...) effects", doc.span)]
 
 
-PASSES: tuple[Pass, ...] = (unknown_next, unreachable_phases, never_legal_actions, round_can_end)
+# an unknown phase in next: is reported by the compiler, which resolves the names there
+PASSES: tuple[Pass, ...] = (unreachable_phases, never_legal_actions, round_can_end)
 
 
 def run_passes(game: Any, doc: YMap) -> list[RulesError]:

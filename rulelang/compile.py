@@ -237,6 +237,10 @@ class Compiler:
         if name == "opt":
             self.err("'opt' needs an option's name: opt.NAME", n.span)
             return (lambda S, F: None), "any"
+        if sc.phase_names:
+            self.err(f"next: '{name}' is not a phase{did_you_mean(name, sym.phases)}; "
+                     f"expected one of {', '.join(sorted(sym.phases))} or end_turn", n.span)
+            return (lambda S, F: None), "any"
         known = (list(sc.slots) + list(SPECIAL) + list(sym.globals) + list(sym.zones)
                  + list(sym.data) + list(sym.values) + list(sym.counters))
         self.err(f"unknown name '{name}'{did_you_mean(name, known)}", n.span)
@@ -273,7 +277,7 @@ class Compiler:
         if isinstance(n.obj, N.Name) and n.obj.id == "opt" and "opt" not in sc.slots:
             if n.name not in self.sym.options:
                 self.err(f"unknown option '{n.name}'{did_you_mean(n.name, self.sym.options)}",
-                         n.span)
+                         n.name_span or n.span)
                 return (lambda S, F: None), "any"
             v = self.sym.options[n.name]
             t = "bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str"
@@ -284,7 +288,7 @@ class Compiler:
             return (lambda S, F: table[obj(S, F)]), CARD_ATTRS[n.name]
         if t in ("card",):
             self.err(f"a card has no attribute '{n.name}'{did_you_mean(n.name, CARD_ATTRS)}"
-                     f"; it has {', '.join(CARD_ATTRS)}", n.span)
+                     f"; it has {', '.join(CARD_ATTRS)}", n.name_span or n.span)
             return (lambda S, F: None), "any"
         if t == "group" and n.name not in ("owner", "number"):
             self.err(f"a group on the table has 'owner' and 'number', not '{n.name}'", n.span)

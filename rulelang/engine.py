@@ -401,6 +401,9 @@ class State:
                                     f"(in phase '{self.phase}')")
         ph = g.phases[self.phase]
         self.actor = ph.actor(self) if ph.actor is not None else self.turn
+        if type(self.actor) is not int or not 0 <= self.actor < self.n:
+            raise RuntimeRulesError(f"phase '{self.phase}': the player to act is {self.actor!r}, "
+                                    "not a seat at this table", ph.span)
         if ph.enter is not None:
             ph.enter(self)
             if self._pending_end is not None:

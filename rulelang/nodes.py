@@ -32,6 +32,7 @@ class Name(Node):
 class Attr(Node):
     obj: Node
     name: str
+    name_span: Span | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -229,7 +229,8 @@ class _Builder:
         if d == "name":
             return N.Name(s, str(c[0]))
         if d == "attr":
-            return N.Attr(self.sp(c[1]), self.expr(c[0]), str(c[1]))
+            obj = self.expr(c[0])
+            return N.Attr(obj.span, obj, str(c[1]), self.sp(c[1]))
         if d == "index":
             return N.Index(s, self.expr(c[0]), self.expr(c[1]))
         if d == "slice":

@@ -138,9 +138,9 @@ def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
                 if text.lower() in ("q", "quit", "exit"):
                     con.print("bye")
                     return 0
-                if text.isdigit() and 1 <= int(text) <= len(moves):
+                if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
                     text = moves[int(text) - 1]
-                elif text.isdigit():
+                elif text.isascii() and text.isdigit():  # not '²', which int() refuses
                     con.print(f"[yellow]choose a number from 1 to {len(moves)}[/yellow]")
                     continue
                 if not text:

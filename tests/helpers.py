@@ -1,0 +1,51 @@
+"""Shared helpers for the rulelang test suite: paths, and running the CLI in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+THIRTY_ONE = GAMES / "thirty-one.yaml"
+BIN = Path(sys.executable).parent
+RULELANG = str(BIN / "rulelang")
+
+
+def rules_files() -> list[Path]:
+    """Every rules file of games/ (not scenarios), as found when the tests are collected."""
+    return sorted(p for p in GAMES.glob("*.yaml") if not p.name.endswith(".scenario.yaml"))
+
+
+def run_cli(*args: str, stdin: str | None = None, cwd: Path | str | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``rulelang ARGS...`` and capture its output (stdin closed unless given)."""
+    env = dict(os.environ)
+    env.pop("COLUMNS", None)
+    env["NO_COLOR"] = "1"
+    env["TERM"] = "dumb"
+    return subprocess.run(
+        [RULELANG, *args], input=stdin if stdin is not None else "", capture_output=True,
+        text=True, cwd=str(cwd) if cwd is not None else None, timeout=timeout, env=env,
+    )
+
+
+def output(r: subprocess.CompletedProcess[str]) -> str:
+    return r.stdout + r.stderr
+
+
+def assert_no_traceback(r: subprocess.CompletedProcess[str]) -> None:
+    text = output(r)
+    assert "Traceback" not in text, text
+
+
+def write_variant(src: Path, dest: Path, *subs: tuple[str, str]) -> Path:
+    """A copy of ``src`` with each (old, new) replaced once; each ``old`` must occur once."""
+    text = src.read_text(encoding="utf-8")
+    for old, new in subs:
+        assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {src}"
+        text = text.replace(old, new)
+    dest.write_text(text, encoding="utf-8")
+    return dest

@@ -1,0 +1,391 @@
+"""`rulelang check` on broken copies of games/thirty-one.yaml and on small variants.
+
+Every case runs the CLI in a subprocess and asserts the exit code, the exact
+``PATH:LINE:COL: error:`` of the problem, the quoted source line with its caret, and that no
+Python traceback escapes. Expected positions are computed from where the substituted text lands
+in the written file, so the tests keep working when the base file is edited elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from rulelang.rules import bundled_dir
+
+from .helpers import GAMES, ROOT, THIRTY_ONE, assert_no_traceback, output, run_cli, write_variant
+
+HEADER = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
+
+
+def line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, col
+
+
+def problems(out: str) -> list[tuple[str, int, int, str, list[str]]]:
+    """Every ``PATH:LINE:COL: error: MSG`` of the output, with the lines that follow it."""
+    lines = out.splitlines()
+    found = []
+    for i, ln in enumerate(lines):
+        m = HEADER.match(ln)
+        if m:
+            found.append((m["path"], int(m["line"]), int(m["col"]), m["msg"], lines[i + 1:i + 3]))
+    return found
+
+
+def assert_located(out: str, path: Path | str, line: int, col: int, fragment: str,
+                   source: str | None) -> None:
+    """The output reports ``fragment`` at PATH:LINE:COL, quoting the line with a caret."""
+    found = problems(out)
+    at = [p for p in found if p[0] == str(path) and (p[1], p[2]) == (line, col)]
+    assert at, f"nothing reported at {path}:{line}:{col}; got:\n{out}"
+    assert any(fragment in p[3] for p in at), f"no '{fragment}' at {line}:{col}:\n{out}"
+    if source is not None:
+        _, _, _, _, (src, caret) = next(p for p in at if fragment in p[3])
+        expected = source.splitlines()[line - 1].replace("\t", " ")
+        assert src.strip() == expected.strip()
+        # the excerpt is indented; the caret sits under the reported column
+        indent = len(src) - len(expected)
+        assert caret.strip() == "^"
+        assert caret.index("^") - indent == col - 1, f"caret misplaced:\n{src}\n{caret}"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    old: str
+    new: str
+    anchor: str  # where, inside `new`, the error must point
+    fragment: str  # a piece of the expected message
+
+
+CASES = [
+    Case("syntax", "knock: knocker != none and turn == knocker",
+         "knock: knocker != none and and turn == knocker", "and turn", "unexpected 'and'"),
+    Case("misspelt", "when: size(stock) > 0", "when: size(stok) > 0", "stok",
+         "unknown name 'stok' (did you mean 'stock'?)"),
+    Case("size-of-int", "over: size(players) <= 1", "over: size(3) <= 1", "3)",
+         "size() needs a list"),
+    Case("plus-string", "when: size(stock) > 0", "when: size(stock) + 'x' > 0", "'x'",
+         "'+' needs numbers"),
+    Case("unknown-key", "discard: {visibility: top}", "discard: {visibilty: top}", "visibilty",
+         "unknown key 'visibilty'"),
+    Case("bad-enum", "direction: clockwise", "direction: sideways", "sideways",
+         "direction must be one of"),
+    Case("broken-yaml", "knocker: none ", "knocker: none: x ", ": x", "bad YAML"),
+    Case("unknown-option", "lives: opt.lives", "lives: opt.livez", "livez",
+         "unknown option 'livez' (did you mean 'lives'?)"),
+    Case("argument-count", "and hand_value(hand[p]) == 31", "and hand_value(hand[p], 1) == 31",
+         "hand_value(hand[p], 1)", "hand_value() takes 1 argument"),
+    Case("builtin-argument-count", "when: size(stock) > 0", "when: size(stock, 1) > 0",
+         "size(stock, 1)", "size() takes 1 argument"),
+    Case("unreachable-phase", "do: move(c, discard)\n",
+         "do: move(c, discard)\n  bonus:\n    actions:\n      wait:\n"
+         "        when: knocker == none\n", "bonus:", "phase 'bonus' can never be reached"),
+    Case("recursive", "blitzed(p): size(hand[p]) == 3 and",
+         "blitzed(p): size(hand[p]) == 3 and blitzed(p) and", "blitzed(p): size",
+         "'blitzed' calls itself"),
+    Case("mutual-recursion", "hand_value(cards): max(",
+         "hand_value(cards): blitzed(0) + max(", "hand_value(cards): blitzed",
+         "recursion is not allowed"),
+    Case("effect-as-value", "when: knocker == none", "when: eliminate(me)", "eliminate",
+         "can only be used as an effect"),
+    Case("assign-counter", "do: knocker = me", "do: lives = 3", "lives = 3",
+         "'lives' cannot be assigned"),
+    Case("folded-block", "100 * lives[p]", "100 * * lives[p]", "* lives", "unexpected '*'"),
+    Case("list-item", "- deal(stock, hand, 3)", "- deal(stock, hand, 3) ]", "]",
+         "unexpected ']'"),
+    Case("unknown-function", "- gather(stock); shuffle(stock)",
+         "- gather(stock); shufle(stock)", "shufle", "did you mean 'shuffle'"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_broken_copy(case: Case, tmp_path: Path) -> None:
+    path = write_variant(THIRTY_ONE, tmp_path / f"{case.name}.yaml", (case.old, case.new))
+    text = path.read_text(encoding="utf-8")
+    line, col = line_col(text, text.index(case.new) + case.new.index(case.anchor))
+    r = run_cli("check", str(path))
+    out = output(r)
+    assert r.returncode == 1, out
+    assert_no_traceback(r)
+    assert_located(out, path, line, col, case.fragment, text)
+
+
+def test_exact_positions_of_a_few_cases(tmp_path: Path) -> None:
+    """The same mechanism, with literal positions in the file as it stands (a cross-check of
+    ``line_col``): a misspelt name inside a `when:` is reported at its first letter."""
+    src = "name: tiny\nextends: thirty-one\nphases:\n  draw:\n    actions:\n      knock:\n" \
+          "        when: knocker == nobody\n"
+    path = tmp_path / "tiny.yaml"
+    path.write_text(src, encoding="utf-8")
+    r = run_cli("check", str(path))
+    assert r.returncode == 1
+    assert_located(output(r), path, 7, 26, "unknown name 'nobody'", src)
+
+
+def test_type_error_points_at_the_operand(tmp_path: Path) -> None:
+    case = Case("rank-plus", "when: c != taken", "when: c.rank + 1 != taken", "c.rank",
+                "'+' needs numbers")
+    path = write_variant(THIRTY_ONE, tmp_path / "rank-plus.yaml", (case.old, case.new))
+    text = path.read_text(encoding="utf-8")
+    line, col = line_col(text, text.index(case.new) + case.new.index(case.anchor))
+    r = run_cli("check", str(path))
+    assert r.returncode == 1
+    assert_located(output(r), path, line, col, case.fragment, text)
+
+
+def test_several_errors_all_reported(tmp_path: Path) -> None:
+    subs = [c for c in CASES if c.name in ("syntax", "misspelt", "unknown-option",
+                                           "argument-count", "recursive")]
+    path = write_variant(THIRTY_ONE, tmp_path / "many.yaml", *[(c.old, c.new) for c in subs])
+    text = path.read_text(encoding="utf-8")
+    r = run_cli("check", str(path))
+    out = output(r)
+    assert r.returncode == 1
+    assert_no_traceback(r)
+    for c in subs:
+        line, col = line_col(text, text.index(c.new) + c.new.index(c.anchor))
+        assert_located(out, path, line, col, c.fragment, text)
+    assert len(problems(out)) == len(subs)
+    # reported in file order
+    found = [(ln, col) for _, ln, col, _, _ in problems(out)]
+    assert found == sorted(found)
+
+
+def test_each_problem_reported_once(tmp_path: Path) -> None:
+    path = write_variant(THIRTY_ONE, tmp_path / "next.yaml",
+                         ("next: discard\n      draw discard", "next: discrad\n      draw discard"))
+    r = run_cli("check", str(path))
+    assert r.returncode == 1
+    assert len(problems(output(r))) == 1, output(r)
+
+
+def test_errors_in_several_files(tmp_path: Path) -> None:
+    a = write_variant(THIRTY_ONE, tmp_path / "a.yaml", (CASES[1].old, CASES[1].new))
+    b = write_variant(THIRTY_ONE, tmp_path / "b.yaml", (CASES[7].old, CASES[7].new))
+    good = write_variant(THIRTY_ONE, tmp_path / "good.yaml")
+    r = run_cli("check", str(a), str(good), str(b))
+    assert r.returncode == 1
+    paths = {p[0] for p in problems(output(r))}
+    assert paths == {str(a), str(b)}
+
+
+def test_folder_skips_scenarios(tmp_path: Path) -> None:
+    write_variant(THIRTY_ONE, tmp_path / "ok.yaml")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.scenario.yaml").write_text("game: nothing\n", encoding="utf-8")
+    write_variant(THIRTY_ONE, tmp_path / "sub" / "bad.yaml", (CASES[1].old, CASES[1].new))
+    r = run_cli("check", str(tmp_path))
+    assert r.returncode == 1
+    assert {Path(p[0]).name for p in problems(output(r))} == {"bad.yaml"}
+
+
+def test_check_bundled_games_is_clean() -> None:
+    r = run_cli("check", "games", cwd=ROOT)
+    assert r.returncode == 0, output(r)
+    assert_no_traceback(r)
+    n = sum(1 for p in GAMES.rglob("*.yaml") if not p.name.endswith(".scenario.yaml"))
+    assert f"{n} file{'s' if n != 1 else ''} checked, no problems" in r.stdout
+
+
+def test_relative_path_is_shown_as_given(tmp_path: Path) -> None:
+    (tmp_path / "d").mkdir()
+    write_variant(THIRTY_ONE, tmp_path / "d" / "m.yaml", (CASES[1].old, CASES[1].new))
+    r = run_cli("check", "d/m.yaml", cwd=tmp_path)
+    assert r.returncode == 1
+    assert problems(output(r))[0][0] == "d/m.yaml"
+    r = run_cli("check", "d", cwd=tmp_path)
+    assert problems(output(r))[0][0] == "d/m.yaml"
+
+
+# ---------------------------------------------------------------- files that are not YAML rules
+@pytest.mark.parametrize(
+    ("data", "line", "col", "fragment"),
+    [
+        (b"", 1, 1, "empty"),
+        (b"- a\n- b\n", 1, 1, "mapping"),
+        (b"name: x\nplayers: {min: 2, max: 7}\ndeck: caf\xe9\n", 3, 10, "UTF-8"),
+        (b"name: x\x00\n", None, None, "NUL"),
+        (b"name: !!python/object:os.system {}\n", 1, 7, "not allowed"),
+    ],
+)
+def test_unreadable_files(tmp_path: Path, data: bytes, line: int | None, col: int | None,
+                          fragment: str) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_bytes(data)
+    r = run_cli("check", str(path))
+    assert r.returncode == 1
+    assert_no_traceback(r)
+    found = problems(output(r))
+    assert len(found) == 1 and fragment in found[0][3], output(r)
+    if line is not None:
+        assert found[0][1:3] == (line, col)
+
+
+def test_missing_file_is_usage_error(tmp_path: Path) -> None:
+    r = run_cli("check", str(tmp_path / "nope.yaml"))
+    assert r.returncode == 2
+    assert_no_traceback(r)
+    assert "nope.yaml" in output(r)
+
+
+def test_long_operator_chain_reports_no_traceback(tmp_path: Path) -> None:
+    path = write_variant(THIRTY_ONE, tmp_path / "chain.yaml",
+                         ("when: size(stock) > 0", "when: size(stock) > 0" + " + 0" * 200))
+    r = run_cli("check", str(path))
+    assert_no_traceback(r)
+    assert r.returncode in (0, 1)
+
+
+def test_very_long_operator_chain_reports_no_traceback(tmp_path: Path) -> None:
+    path = write_variant(THIRTY_ONE, tmp_path / "chain.yaml",
+                         ("when: size(stock) > 0", "when: size(stock) > 0" + " + 0" * 1000))
+    r = run_cli("check", str(path))
+    assert_no_traceback(r)
+    assert r.returncode in (0, 1)
+
+
+# ---------------------------------------------------------------- extends:
+def variant(tmp_path: Path, rel: str, text: str) -> Path:
+    p = tmp_path / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize(
+    ("target", "fragment"),
+    [
+        ("no-such-game", "no rules file or bundled game named 'no-such-game'"),
+        ("thirty-onw", "did you mean 'thirty-one'"),
+        ("./missing.yaml", "no rules file or bundled game named './missing.yaml'"),
+        ("sub/missing.yaml", "no rules file or bundled game named 'sub/missing.yaml'"),
+    ],
+)
+def test_extends_missing(tmp_path: Path, target: str, fragment: str) -> None:
+    text = f"name: Variant\nextends: {target}\n"
+    p = variant(tmp_path, "v.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_no_traceback(r)
+    assert_located(output(r), p, 2, 10, fragment, text)
+
+
+def test_extends_absolute_path_refused(tmp_path: Path) -> None:
+    text = f"name: Absolute\nextends: {THIRTY_ONE}\n"
+    p = variant(tmp_path, "v.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_located(output(r), p, 2, 10, "absolute", text)
+
+
+def test_extends_dotdot_escape_refused(tmp_path: Path) -> None:
+    write_variant(THIRTY_ONE, tmp_path / "base.yaml")
+    text = "name: Escape\nextends: ../base.yaml\n"
+    p = variant(tmp_path, "inner/v.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_located(output(r), p, 2, 10, "outside this file's folder", text)
+    # also when written to look like it stays inside
+    text = "name: Escape\nextends: ./x/../../base.yaml\n"
+    p = variant(tmp_path, "inner/w.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_located(output(r), p, 2, 10, "outside this file's folder", text)
+
+
+def test_extends_file_in_a_subfolder_allowed(tmp_path: Path) -> None:
+    (tmp_path / "bases").mkdir()
+    write_variant(THIRTY_ONE, tmp_path / "bases" / "base.yaml")
+    p = variant(tmp_path, "v.yaml", "name: Inside\nextends: bases/base.yaml\n")
+    r = run_cli("check", str(p))
+    assert r.returncode == 0, output(r)
+
+
+def test_extends_escape_via_lookalike_folder_refused(tmp_path: Path) -> None:
+    bundled = bundled_dir().resolve()
+    lookalike = tmp_path / "other" / str(bundled).lstrip("/") / "evil.yaml"
+    lookalike.parent.mkdir(parents=True)
+    write_variant(THIRTY_ONE, lookalike)
+    rel = "../other/" + str(bundled).lstrip("/") + "/evil.yaml"
+    text = f"name: Sneaky\nextends: {rel}\n"
+    p = variant(tmp_path, "mine/v.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_located(output(r), p, 2, 10, "outside this file's folder", text)
+
+
+def test_extends_itself_and_cycles(tmp_path: Path) -> None:
+    text = "name: Me\nextends: me.yaml\n"
+    p = variant(tmp_path, "me.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_no_traceback(r)
+    assert_located(output(r), p, 2, 10, "back to itself", text)
+    variant(tmp_path, "a.yaml", "name: A\nextends: b.yaml\n")
+    variant(tmp_path, "b.yaml", "name: B\nextends: a.yaml\n")
+    r = run_cli("check", str(tmp_path / "a.yaml"))
+    assert r.returncode == 1
+    assert_no_traceback(r)
+    assert "back to itself" in output(r)
+
+
+def test_errors_in_an_extended_file_name_that_file(tmp_path: Path) -> None:
+    write_variant(THIRTY_ONE, tmp_path / "base.yaml", (CASES[1].old, CASES[1].new))
+    p = variant(tmp_path, "v.yaml", "name: Child\nextends: base.yaml\n")
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_no_traceback(r)
+    found = problems(output(r))
+    assert found and all(Path(f[0]).name == "base.yaml" for f in found), output(r)
+
+
+SUPER = """\
+name: Thirty-One doubled
+extends: thirty-one
+functions:
+  # twice the standard value, through super()
+  hand_value(cards): 2 * super(cards)
+"""
+
+
+def test_variant_overriding_with_super(tmp_path: Path) -> None:
+    p = variant(tmp_path, "doubled.yaml", SUPER)
+    r = run_cli("check", str(p))
+    assert r.returncode == 0, output(r)
+    assert "1 file checked, no problems" in r.stdout
+    r = run_cli("score", str(p), "AS", "KS", "2C", "--json")
+    assert r.returncode == 0, output(r)
+    assert '"value": 42' in r.stdout
+    import rulelang
+
+    g = rulelang.load(str(p))
+    s = g.new_state(3, seed=1)
+    ev = g.evaluator()
+    hand = s.zones[next(z for z in g.zones if z.name == "hand").first_id]
+    base = rulelang.load("thirty-one").evaluator()
+    assert ev.fn(s, hand) == 2 * base.fn(s, hand)
+
+
+def test_super_misuse(tmp_path: Path) -> None:
+    text = SUPER.replace("2 * super(cards)", "2 * super(cards, 1)") + "  other(x): super(x)\n"
+    p = variant(tmp_path, "bad.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    out = output(r)
+    assert_located(out, p, 5, 26, "super() takes 1 argument", text)
+    assert_located(out, p, 6, 13, "super() is only allowed", text)
+
+
+def test_remove_of_missing_item(tmp_path: Path) -> None:
+    text = "name: Less\nextends: thirty-one\nremove:\n  - options.nothing\n"
+    p = variant(tmp_path, "less.yaml", text)
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert_located(output(r), p, 4, 5, "no inherited 'options.nothing'", text)
