@@ -38,5 +38,15 @@ bench: $(STAMP)
 bench-smoke: $(STAMP)
 	$(BIN)/python benchmarks/bench.py --smoke
 
+# the mutation fuzzer: 10,000 mutated bundled games through `rulelang check` (CI runs a few
+# hundred in tests/test_fuzz.py); failing cases land in fuzz/crashes/
+fuzz: $(DEVSTAMP)
+	$(BIN)/python -m fuzz --cases $${FUZZ_CASES:-10000}
+
+# not in CI: checked games of every bundled game, 100,000 or an hour each (SOAK_GAMES,
+# SOAK_SECONDS make it shorter)
+soak: $(STAMP)
+	$(BIN)/python -m fuzz.soak --games $${SOAK_GAMES:-100000} --seconds $${SOAK_SECONDS:-3600}
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache

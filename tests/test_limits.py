@@ -1,0 +1,257 @@
+"""Every limit that keeps a rules file from exhausting the machine, each with a clear error.
+
+File size, YAML aliases (a "billion laughs" refused at once), expression depth and size, number
+size, recursion in user functions (refused before anything runs), loop iterations, work per
+engine step, steps per round and per game (the error names the phase), moves per decision, and
+the command-line flags that raise the engine's step limits.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import builtins, compile, engine, parse, yamlload
+from rulelang.errors import RulesError, RuntimeRulesError
+from rulelang.yamlload import load_text
+
+from .helpers import THIRTY_ONE, assert_no_traceback, output, run_cli, write_variant
+
+# a tiny game with one action and nothing that ends a round: the flow never ends
+FOREVER = """\
+name: Forever
+deck: {}
+players: {min: 2, max: 4, default: 2}
+zones:
+  stock: {home: true}
+  hand: {per_player: true}
+round:
+  start:
+    - gather(stock); shuffle(stock)
+    - deal(stock, hand, 1)
+  triggers:
+    never: "false"
+  settle:
+    never: pass
+phases:
+  waiting:
+    actions:
+      wait: {}
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def check(path: Path) -> str:
+    r = run_cli("check", str(path))
+    assert_no_traceback(r)
+    assert r.returncode == 1, output(r)
+    return r.stderr
+
+
+def located(stderr: str, path: Path) -> None:
+    first = stderr.splitlines()[0]
+    head = first.split(": error: ")[0]
+    assert head.startswith(str(path) + ":"), first
+    line, col = head[len(str(path)) + 1 :].split(":")
+    assert int(line) >= 1 and int(col) >= 1, first
+
+
+# ---------------------------------------------------------------- loading
+def test_file_size_limit(tmp_path: Path) -> None:
+    p = tmp_path / "big.yaml"
+    p.write_text("name: x\n" + "# padding\n" * (yamlload.MAX_FILE_BYTES // 10 + 10),
+                 encoding="utf-8")
+    err = check(p)
+    assert f"larger than {yamlload.MAX_FILE_BYTES} bytes" in err
+    located(err, p)
+
+
+def test_alias_bomb_refused_quickly(tmp_path: Path) -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for k in range(1, 30):  # 10^30 strings if expanded
+        lines.append(f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 10) + "]")
+    p = write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n")
+    t0 = time.perf_counter()
+    err = check(p)
+    assert time.perf_counter() - t0 < 10
+    assert "aliases" in err
+    located(err, p)
+
+
+def test_yaml_nesting_limit(tmp_path: Path) -> None:
+    n = yamlload.MAX_DEPTH + 5
+    p = write(tmp_path, "deep.yaml", "name: x\ndata:\n  d: " + "[" * n + "]" * n + "\n")
+    err = check(p)
+    assert "nested" in err
+    located(err, p)
+
+
+def test_yaml_node_limit() -> None:
+    text = "a: [" + ", ".join(["1"] * (yamlload.MAX_NODES + 10)) + "]\n"
+    with pytest.raises(RulesError, match="values"):
+        load_text(text, "many.yaml")
+
+
+def test_huge_number_in_yaml_and_in_expressions(tmp_path: Path) -> None:
+    p = write_variant(THIRTY_ONE, tmp_path / "n.yaml",
+                      ("lives: opt.lives", "lives: opt.lives + " + "9" * 5000))
+    err = check(p)
+    assert "larger than 10^15" in err
+    located(err, p)
+    p = write(tmp_path, "y.yaml", "extends: thirty-one\nname: " + "9" * 40 + "\n")
+    err = check(p)
+    assert "10^15" in err
+
+
+# ---------------------------------------------------------------- expressions
+def test_expression_depth_limit(tmp_path: Path) -> None:
+    n = parse.MAX_DEPTH + 5
+    p = write_variant(THIRTY_ONE, tmp_path / "d.yaml",
+                      ("lives: opt.lives", "lives: " + "(" * n + "opt.lives" + ")" * n))
+    err = check(p)
+    assert "nested at most" in err
+    located(err, p)
+
+
+def test_expression_size_limit_long_chain(tmp_path: Path) -> None:
+    p = write_variant(THIRTY_ONE, tmp_path / "c.yaml",
+                      ("lives: opt.lives", "lives: opt.lives" + " + 1" * 1000))
+    err = check(p)
+    assert "too big" in err
+    located(err, p)
+
+
+def test_expression_text_length_limit(tmp_path: Path) -> None:
+    p = write_variant(THIRTY_ONE, tmp_path / "t.yaml",
+                      ("lives: opt.lives",
+                       "lives: \"opt.lives" + " " * parse.MAX_SOURCE_CHARS + "+1\""))
+    err = check(p)
+    assert f"longer than {parse.MAX_SOURCE_CHARS} characters" in err
+
+
+def test_nested_blocks_limit(tmp_path: Path) -> None:
+    n = parse.MAX_DEPTH + 5
+    body = "if true { " * n + "pass" + " }" * n
+    p = write(tmp_path, "b.yaml", f"extends: thirty-one\nturn:\n  start: \"{body}\"\n")
+    err = check(p)
+    assert "nested at most" in err
+    located(err, p)
+
+
+# ---------------------------------------------------------------- recursion, loops, work
+def test_recursion_refused_statically(tmp_path: Path) -> None:
+    p = write(tmp_path, "r.yaml", "extends: thirty-one\nfunctions:\n"
+              "  ping(n): \"if n > 0 then pong(n - 1) else 0\"\n"
+              "  pong(n): \"ping(n)\"\n")
+    err = check(p)
+    assert "recursion is not allowed" in err
+    located(err, p)
+
+
+def play_bad_start(tmp_path: Path, start: str) -> RuntimeRulesError:
+    p = write(tmp_path, "s.yaml", "extends: thirty-one\nglobals:\n  junk: 0\n"
+              "round:\n  start:\n    - gather(stock); shuffle(stock)\n"
+              f"    - {start}\n    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")
+    game = rulelang.load(str(p))
+    t0 = time.perf_counter()
+    with pytest.raises(RuntimeRulesError) as info:
+        game.new_state(3, seed=0)
+    assert time.perf_counter() - t0 < 30
+    assert info.value.span.line >= 1, info.value.render()
+    return info.value
+
+
+def test_while_loop_limit(tmp_path: Path) -> None:
+    e = play_bad_start(tmp_path, "while true { junk += 1 }")
+    assert f"more than {compile.MAX_LOOP} times" in e.message
+
+
+def test_nested_loops_stop_at_the_work_limit(tmp_path: Path) -> None:
+    e = play_bad_start(tmp_path, "junk = size([1 for a in range(100000) for b in range(100000)])")
+    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    e = play_bad_start(tmp_path, "junk = sum(map(range(100000), x -> sum(map(range(100000), "
+                                 "y -> 1))))")
+    assert "looped more than" in e.message
+
+
+def test_growing_numbers_and_lists_stop(tmp_path: Path) -> None:
+    e = play_bad_start(tmp_path, "junk = 2; while true { junk = junk * junk }")
+    assert "10^30" in e.message
+    e = play_bad_start(tmp_path, "junk = [1]; while true { junk = junk + junk }")
+    assert f"more than {builtins.MAX_COLLECTION} items" in e.message
+
+
+def test_range_and_combinations_limits(tmp_path: Path) -> None:
+    e = play_bad_start(tmp_path, "junk = size(range(10000000))")
+    assert "range()" in e.message
+    e = play_bad_start(tmp_path, "junk = size(combinations(range(60), 8))")
+    assert "combinations()" in e.message
+
+
+def test_python_errors_in_rules_text_are_located(tmp_path: Path) -> None:
+    e = play_bad_start(tmp_path, "junk = 1 // 0")
+    assert "ZeroDivisionError" in e.message
+
+
+# ---------------------------------------------------------------- steps and moves
+def test_round_that_never_ends_names_the_phase(tmp_path: Path) -> None:
+    game = rulelang.load(str(write(tmp_path, "f.yaml", FOREVER)))
+    s = game.new_state(2, seed=0, max_round_steps=300)
+    with pytest.raises(RuntimeRulesError) as info:
+        while True:
+            s.apply("wait")
+    assert "round ran more than 300 steps" in info.value.message
+    assert "'waiting'" in info.value.message
+    assert engine.MAX_ROUND_STEPS >= 100_000  # generous by default
+
+
+def test_match_that_never_ends_names_the_phase(tmp_path: Path) -> None:
+    text = FOREVER.replace('never: "false"', 'never: "turns >= 1"') + "match:\n  over: 'false'\n"
+    game = rulelang.load(str(write(tmp_path, "m.yaml", text)))
+    s = game.new_state(2, seed=0, max_game_steps=500)
+    with pytest.raises(RuntimeRulesError) as info:
+        while True:
+            s.apply("wait")
+    assert "game ran more than 500 steps" in info.value.message
+    assert "'waiting'" in info.value.message
+
+
+def test_simulate_step_flags(tmp_path: Path) -> None:
+    p = write(tmp_path, "f.yaml", FOREVER)
+    r = run_cli("simulate", str(p), "--games", "1", "--max-round-steps", "400")
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert "round ran more than 400 steps" in r.stderr and "'waiting'" in r.stderr
+    p = write(tmp_path, "m.yaml", FOREVER.replace('never: "false"', 'never: "turns >= 1"')
+              + "match:\n  over: 'false'\n")
+    r = run_cli("simulate", str(p), "--games", "1", "--max-steps", "700")
+    assert r.returncode == 1, output(r)
+    assert "game ran more than 700 steps" in r.stderr
+    for bad in (["--max-steps", "0"], ["--max-round-steps", "-5"]):
+        r = run_cli("simulate", "thirty-one", "--games", "1", *bad)
+        assert r.returncode == 2, output(r)
+        assert_no_traceback(r)
+
+
+def test_raising_the_step_limit_lets_a_long_game_finish() -> None:
+    r = run_cli("simulate", "thirty-one", "--games", "2", "--max-steps", "100000000",
+                "--max-round-steps", "1000000", "--json")
+    assert r.returncode == 0, output(r)
+
+
+def test_moves_per_decision_limit(tmp_path: Path) -> None:
+    text = FOREVER.replace("      wait: {}", "      wait: {}\n      pick:\n"
+                           "        args: {n: range(" + str(engine.MAX_MOVES + 10) + ")}")
+    game = rulelang.load(str(write(tmp_path, "moves.yaml", text)))
+    with pytest.raises(RuntimeRulesError) as info:  # when the moves are worked out
+        game.new_state(2, seed=0).legal_moves()
+    assert f"more than {engine.MAX_MOVES} legal moves" in info.value.message
+    assert "'waiting'" in info.value.message

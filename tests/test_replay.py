@@ -1,0 +1,183 @@
+"""Replays: ``simulate --record FILE`` writes one JSON line per game; ``rulelang replay FILE``
+plays each again and checks its outcome (exit 0; 1 on a mismatch), and refuses a log whose
+rules files (the file and its whole ``extends:`` chain) changed since.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import sim
+from rulelang.replay import FORMAT, replay_file
+
+from .helpers import THIRTY_ONE, assert_no_traceback, output, rules_files, run_cli
+
+GAMES = rules_files()
+
+
+def record(path: str, games: int = 3, agents: list[str] | None = None, seed: int = 4,
+           options: dict[str, str] | None = None) -> list[dict]:
+    game = rulelang.load(path, options)
+    buf = io.StringIO()
+    n = game.default_players
+    names = (agents or ["random"])[:n]
+    sim.run(path, dict(options or {}), n, games, names + [names[-1]] * (n - len(names)), seed,
+            record_to=buf)
+    return [json.loads(ln) for ln in buf.getvalue().splitlines()]
+
+
+def write_log(tmp_path: Path, lines: list[dict], name: str = "log.jsonl") -> Path:
+    p = tmp_path / name
+    p.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_every_bundled_game_replays(tmp_path: Path, path: Path) -> None:
+    lines = record(str(path), games=2)
+    assert len(lines) == 2
+    for i, rec in enumerate(lines):
+        assert rec["format"] == FORMAT
+        assert rec["index"] == i and rec["seed"] == 4
+        assert rec["game_seed"] == sim.game_seed(4, i)
+        assert rec["moves"] and all(isinstance(s, int) and isinstance(t, str)
+                                    for s, t in rec["moves"])
+        assert rec["outcome"]["over"] is True
+        # the rules file and its extends: chain, each with its sha256
+        assert rec["files"][-1][1] == hashlib.sha256(path.read_bytes()).hexdigest()
+        if "extends:" in path.read_text(encoding="utf-8"):
+            assert len(rec["files"]) >= 2
+    rep = replay_file(str(write_log(tmp_path, lines)))
+    assert (rep.games, rep.ok, rep.problems) == (2, 2, [])
+
+
+def test_cli_record_and_replay(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    r = run_cli("simulate", "thirty-one", "--games", "4", "--seed", "9", "--agents",
+                "greedy,random", "--option", "lives=2", "--record", str(log), "--json")
+    assert r.returncode == 0, output(r)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4
+    rec = json.loads(lines[0])
+    assert rec["options"] == {"lives": "2"} and rec["players"] == 4
+    assert rec["agents"] == ["greedy", "random", "random", "random"]
+    r = run_cli("replay", str(log))
+    assert r.returncode == 0, output(r)
+    assert "4 games replayed, 4 as logged, 0 not" in r.stdout
+
+
+def test_record_does_not_depend_on_workers(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for log, w in ((a, "1"), (b, "2")):
+        r = run_cli("simulate", "thirty-one", "--games", "12", "--workers", w, "--record",
+                    str(log), "--json")
+        assert r.returncode == 0, output(r)
+    assert a.read_text(encoding="utf-8") == b.read_text(encoding="utf-8")
+
+
+def test_record_does_not_change_the_statistics() -> None:
+    game = "thirty-one"
+    plain = sim.run(game, {}, 4, 6, ["random"] * 4, 3)
+    recorded = sim.run(game, {}, 4, 6, ["random"] * 4, 3, record_to=io.StringIO())
+    for k in ("games", "rounds", "decisions", "ended_by", "wins_per_seat"):
+        assert plain[k] == recorded[k]
+
+
+def test_a_changed_outcome_is_a_mismatch(tmp_path: Path) -> None:
+    lines = record("thirty-one", games=2)
+    lines[1]["outcome"]["rounds"] += 1
+    log = write_log(tmp_path, lines)
+    r = run_cli("replay", str(log))
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert f"{log}:2:1: error: game 1 (seed 4): another outcome: rounds" in r.stderr
+    assert "2 games replayed, 1 as logged, 1 not" in r.stdout
+
+
+@pytest.mark.parametrize("edit", ["illegal", "seat", "short", "long", "seed"])
+def test_changed_moves_are_a_mismatch(tmp_path: Path, edit: str) -> None:
+    lines = record("thirty-one", games=1)
+    moves = lines[0]["moves"]
+    if edit == "illegal":
+        moves[0][1] = "knock knock"
+    elif edit == "seat":
+        moves[0][0] = (moves[0][0] + 1) % lines[0]["players"]
+    elif edit == "short":
+        del moves[-1]
+    elif edit == "long":
+        moves.append(moves[-1])
+    else:
+        lines[0]["seed"] += 1
+    rep = replay_file(str(write_log(tmp_path, lines)))
+    assert rep.ok == 0 and len(rep.problems) == 1
+    assert rep.problems[0].span.line == 1
+
+
+def test_changed_rules_are_refused(tmp_path: Path) -> None:
+    rules = tmp_path / "mine.yaml"
+    rules.write_text(THIRTY_ONE.read_text(encoding="utf-8"), encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    r = run_cli("simulate", str(rules), "--games", "2", "--record", str(log), "--json")
+    assert r.returncode == 0, output(r)
+    assert run_cli("replay", str(log)).returncode == 0
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# a comment changes the hash\n",
+                     encoding="utf-8")
+    r = run_cli("replay", str(log))
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert "refused: the rules changed" in r.stderr
+
+
+def test_a_changed_base_in_the_extends_chain_is_refused(tmp_path: Path) -> None:
+    base = tmp_path / "base.yaml"
+    base.write_text(THIRTY_ONE.read_text(encoding="utf-8"), encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: base.yaml\nname: Variant\n", encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    r = run_cli("simulate", str(variant), "--games", "1", "--record", str(log), "--json")
+    assert r.returncode == 0, output(r)
+    rec = json.loads(log.read_text(encoding="utf-8"))
+    assert len(rec["files"]) == 2
+    base.write_text(base.read_text(encoding="utf-8").replace("default: 4", "default: 5", 1),
+                    encoding="utf-8")
+    r = run_cli("replay", str(log))
+    assert r.returncode == 1 and "refused" in r.stderr, output(r)
+    assert "base.yaml" in r.stderr
+
+
+@pytest.mark.parametrize("content", [
+    "not json\n", "[1, 2]\n", '{"format": "rulelang-replay/1"}\n',
+    '{"format": "other/9", "game": "x", "files": [], "players": 2, "seed": 0, "index": 0, '
+    '"moves": [], "outcome": {}}\n',
+    '{"format": "rulelang-replay/1", "game": "no-such-game", "files": [], "players": 2, '
+    '"seed": 0, "index": 0, "moves": [], "outcome": {}}\n',
+    '{"format": "rulelang-replay/1", "game": "thirty-one", "files": [], "players": "x", '
+    '"seed": 0, "index": 0, "moves": [], "outcome": {}}\n',
+    '{"format": "rulelang-replay/1", "game": "thirty-one", "files": 5, "players": 2, '
+    '"seed": 0, "index": 0, "moves": [], "outcome": {}}\n',
+    "",
+])
+def test_bad_logs_are_located_errors(tmp_path: Path, content: str) -> None:
+    log = tmp_path / "bad.jsonl"
+    log.write_text(content, encoding="utf-8")
+    r = run_cli("replay", str(log))
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    if content:
+        assert r.stderr.startswith(f"{log}:1:1: error: "), r.stderr
+
+
+def test_replay_usage_errors(tmp_path: Path) -> None:
+    r = run_cli("replay", str(tmp_path / "nope.jsonl"))
+    assert r.returncode == 2, output(r)
+    assert_no_traceback(r)
+    r = run_cli("simulate", "thirty-one", "--games", "1", "--record",
+                str(tmp_path / "no" / "such" / "dir" / "x.jsonl"))
+    assert r.returncode == 2, output(r)
+    assert_no_traceback(r)
