@@ -1,6 +1,6 @@
 """rulelang: a declarative rules language for card games, and one engine that runs them all.
 
-    game = rulelang.load("thirty-one", options={"lives": 3})
+    game = rulelang.load("games/my-game.yaml", options={"hand_size": 5})
     state = game.new_state(players=4, seed=1)
     while not state.is_over():
         state.apply(state.legal_moves()[0])
