@@ -288,6 +288,19 @@ MAX_MELDS = 5_000
 RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
 
 
+def _first_of_each(classes: list[list[int]], k: int) -> Any:
+    """Every way to take k cards from the classes, the first cards of each class."""
+    if k == 0:
+        yield []
+        return
+    if not classes or sum(len(c) for c in classes) < k:
+        return
+    head, rest = classes[0], classes[1:]
+    for n in range(min(k, len(head)), -1, -1):
+        for tail in _first_of_each(rest, k - n):
+            yield head[:n] + tail
+
+
 def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
@@ -333,7 +346,18 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         for c in nat:
             ranks.setdefault(rank[c], []).append(c)
         out: list[list[int]] = []
-        wild_choices = {k: [list(x) for x in itertools.combinations(wilds, k)]
+
+        def choices(cs: list[int], k: int) -> Any:
+            """Every choice of k of the cards; with a key, one per mix of keys (the first
+            cards of each key), so that many equal cards cost nothing."""
+            if key is None:
+                return itertools.combinations(cs, k)
+            classes: dict[str, list[int]] = {}
+            for c in cs:
+                classes.setdefault(repr(key(c)), []).append(c)
+            return _first_of_each(list(classes.values()), k)
+
+        wild_choices = {k: [list(x) for x in choices(wilds, k)]
                         for k in range(0, min(max_wild, len(wilds)) + 1)}
         for r in sorted(ranks, key=lambda r: order[ranks[r][0]]):
             group = ranks[r]
@@ -342,14 +366,14 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     a = size - k
                     if a < 1 or a > len(group):
                         continue
-                    for nc in itertools.combinations(group, a):
+                    for nc in choices(group, a):
                         for wc in wcs:
                             out.append(list(nc) + wc)
                         if len(out) > MAX_MELDS * 4:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         if all_wild:
             for size in range(lo, min(hi, len(wilds)) + 1):
-                out.extend(list(x) for x in itertools.combinations(wilds, size))
+                out.extend(list(x) for x in choices(wilds, size))
         return dedupe(out, key)
 
     def positions(c: int, ace: str) -> list[int]:
