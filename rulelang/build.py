@@ -12,6 +12,7 @@ from typing import Any
 
 from . import nodes as N
 from .cards import Deck, DeckTables, rank_text
+from .codegen import Src, fn_of
 from .compile import Compiler, Scope, Symbols, UserFn
 from .errors import (
     CheckError,
@@ -74,15 +75,35 @@ class Unit:
     span: Span
 
     def __post_init__(self) -> None:
-        fn, n = self.fn, self.nslots
+        fn, n, span = self.fn, self.nslots, self.span
+        if isinstance(fn, Src):
+            # one generated function: frame, expression and the error located at the unit
+            ns = fn.ns
+            frame = "_NOF" if n == 0 else f"[None] * {n}"
+            ns.ns["_NOF"] = _NO_FRAME
+            self.call = ns.define("_u", [
+                "def _u(S):",
+                f"    F = {frame}",
+                "    try:",
+                f"        return {fn.src}",
+                "    except PY_ERRORS as e:",
+                f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {ns.k(span)})"
+                " from None"])
+            return
+        fn = fn_of(fn)
         # a unit with no locals needs no frame: share one empty list (nothing can write to it)
-        self.call = (lambda S: fn(S, _NO_FRAME)) if n == 0 else (lambda S: fn(S, [None] * n))
+        f = (lambda S: fn(S, _NO_FRAME)) if n == 0 else (lambda S: fn(S, [None] * n))
+
+        def call(S: Any) -> Any:
+            try:
+                return f(S)
+            except PY_ERRORS as e:
+                raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
+
+        self.call = call
 
     def __call__(self, S: Any) -> Any:
-        try:
-            return self.call(S)
-        except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e}", self.span) from None
+        return self.call(S)
 
 
 _NO_FRAME: list = []
@@ -572,11 +593,11 @@ class Builder:
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
                 slot = sc.new_slot(str(argname), _elem_type(typ))
                 if fn is not None:
-                    args.append((str(argname), fn, _elem_type(typ), slot))
+                    args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
             when = None
             if "when" in a:
                 tree = self.parse(a["when"], "expr", a.span_of("when"))
-                when = c.expr(tree, sc)[0] if tree is not None else None
+                when = fn_of(c.expr(tree, sc)[0]) if tree is not None else None
             do = self.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
             nxt = None
             if "next" in a:
@@ -585,6 +606,7 @@ class Builder:
                     nsc_before = sc.phase_names
                     sc.phase_names = True
                     nxt, _t = c.expr(tree, sc)
+                    nxt = fn_of(nxt)
                     sc.phase_names = nsc_before
             actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
                                      a.span_of("when") if "when" in a else aspan))
@@ -611,6 +633,21 @@ def _install(uf: UserFn, fn: Any, base: str) -> None:
             fn(S, F)
         uf.fn = proc
         return
+    if isinstance(fn, Src):
+        ns = fn.ns
+        params = [f"a{i}" for i in range(k)]
+        frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
+        where = ns.k(f" (in '{uf.name}')")
+        uf.fn = ns.define("_f", [
+            f"def _f({', '.join(['S', *params])}):",
+            f"    F = {frame}",
+            "    try:",
+            f"        return {fn.src}",
+            "    except PY_ERRORS as e:",
+            f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}' + {where}, "
+            f"{ns.k(span)}) from None"])
+        return
+    fn = fn_of(fn)
     if k == 1 and n == 1:
         def func1(S: Any, a: Any) -> Any:
             try:

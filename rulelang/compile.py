@@ -11,23 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from . import nodes as N
 from .builtins import (
     MAX_COLLECTION,
     MELD_SPECS,
     PURE,
-    WORK,
     Builtin,
     Group,
     _meld_funcs,
-    out_of_work,
 )
+from .codegen import MAX_LOOP as MAX_LOOP  # the limit lives with the code that enforces it
+from .codegen import Namespace, Src, fn_of, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 
 Fn = Callable[[Any, list], Any]
-MAX_LOOP = 10_000
 
 CARD_ATTRS = {"rank": "str", "suit": "str", "color": "str", "order": "int", "joker": "bool",
               "name": "str"}
@@ -58,6 +57,10 @@ STATE_FUNCS: dict[str, tuple[int, int, str, str, bool]] = {
     "log": (1, 1, "x", "none", True),
 }
 STATE_KWARGS = {"move": ("at", "face"), "deal": ("start", "face")}
+KNOWN_KWARGS = frozenset(
+    {k for b in PURE.values() for k in b.kwargs}
+    | {k for spec in MELD_SPECS.values() for k in spec[4]}
+    | {k for ks in STATE_KWARGS.values() for k in ks})
 
 
 @dataclass
@@ -136,7 +139,6 @@ def _is_num(t: str) -> bool:
     return t in ("int", "num", "seat", "any")
 
 
-W = WORK  # loop iterations left in this engine step (builtins.MAX_WORK)
 MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grows without end
 
 
@@ -164,15 +166,6 @@ def _mul(x: Any, y: Any) -> Any:
     return x * y
 
 
-def _seat_checked(idx: Fn, name: str) -> Fn:
-    def seat(S: Any, F: list) -> int:
-        p = idx(S, F)
-        if type(p) is not int or not 0 <= p < S.n:
-            raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
-        return p
-    return seat
-
-
 class Compiler:
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
@@ -182,6 +175,24 @@ class Compiler:
         # set when compiled code reads the state: a function that never does is pure, and its
         # results can be remembered (see build._install)
         self.touch = False
+        # the generated code's constants and helpers (see codegen.py)
+        self.cg = Namespace()
+
+    def gen(self, fmt: str, *kids: Any) -> Src:
+        """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
+        parts = []
+        depth = 0
+        for kid in kids:
+            src, d = src_of(kid, self.cg)
+            parts.append(src)
+            depth = max(depth, d)
+        return Src(fmt.format(*parts), self.cg, depth + 1)
+
+    def lit(self, src: str) -> Src:
+        return Src(src, self.cg)
+
+    def k(self, value: Any) -> str:
+        return self.cg.k(value)
 
     def err(self, msg: str, span: Span) -> None:
         self.errors.append(CheckError(msg, span))
@@ -198,16 +209,17 @@ class Compiler:
         v = n.value
         t = ("bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "num"
              if isinstance(v, float) else "str" if isinstance(v, str) else "none")
-        return (lambda S, F: v), t
+        if v is None or isinstance(v, bool) or (type(v) is int and 0 <= v < 10**15):
+            return self.lit(repr(v)), t
+        return self.lit(self.k(v)), t
 
     def e_Name(self, n: N.Name, sc: Scope) -> tuple[Fn, str]:
         name = n.id
         sym = self.sym
         if name in sc.slots:
-            i = sc.slots[name]
-            return (lambda S, F: F[i]), sc.types.get(name, "any")
+            return self.lit(f"F[{sc.slots[name]}]"), sc.types.get(name, "any")
         if sc.phase_names and name in sym.phases | {"end_turn"}:
-            return (lambda S, F: name), "phase"
+            return self.lit(self.k(name)), "phase"
         if name in SPECIAL:
             if name not in ("suits", "ranks"):
                 self.touch = True
@@ -215,25 +227,21 @@ class Compiler:
         if name in sym.globals or name in sym.zones or name in sym.counters:
             self.touch = True
         if name in sym.globals:
-            i = sym.globals[name]
-            return (lambda S, F: S.g[i]), "any"
+            return self.lit(f"S.g[{sym.globals[name]}]"), "any"
         if name in sym.zones:
             zid, per = sym.zones[name]
             if per:
                 self.err(f"'{name}' is a zone of each player: write {name}[seat]", n.span)
                 return (lambda S, F: []), "list[card]"
             if name in sym.group_zones:
-                return (lambda S, F: S.group_list(zid)), "list[group]"
-            return (lambda S, F: S.zones[zid]), "list[card]"
+                return self.lit(f"S.group_list({zid})"), "list[group]"
+            return self.lit(f"S.zones[{zid}]"), "list[card]"
         if name in sym.data:
-            v = sym.data[name]
-            return (lambda S, F: v), "any"
+            return self.lit(self.k(sym.data[name])), "any"
         if name in sym.values:
-            v = sym.values[name]
-            return (lambda S, F: v), "table"
+            return self.lit(self.k(sym.values[name])), "table"
         if name in sym.counters:
-            i = sym.counters[name]
-            return (lambda S, F: S.ctr[i]), "list[int]"
+            return self.lit(f"S.ctr[{sym.counters[name]}]"), "list[int]"
         if name == "opt":
             self.err("'opt' needs an option's name: opt.NAME", n.span)
             return (lambda S, F: None), "any"
@@ -246,32 +254,19 @@ class Compiler:
         self.err(f"unknown name '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 
-    def _special(self, name: str) -> Fn:
-        if name == "me":
-            return lambda S, F: S.actor
-        if name == "turn":
-            return lambda S, F: S.turn
-        if name == "dealer":
-            return lambda S, F: S.dealer
-        if name == "phase":
-            return lambda S, F: S.phase
-        if name == "round":
-            return lambda S, F: S.round
-        if name == "turns":
-            return lambda S, F: S.turns
-        if name == "ended_by":
-            return lambda S, F: S.ended_by
-        if name == "players":
-            return lambda S, F: S.players()
-        if name == "num_players":
-            return lambda S, F: S.n
-        if name == "seats":
-            return lambda S, F: list(range(S.n))
+    _SPECIAL_SRC: ClassVar[dict[str, str]] = {
+        "me": "S.actor", "turn": "S.turn", "dealer": "S.dealer", "phase": "S.phase",
+                    "round": "S.round", "turns": "S.turns", "ended_by": "S.ended_by",
+                    "players": "S.players()", "num_players": "S.n",
+                    "seats": "list(range(S.n))"}
+
+    def _special(self, name: str) -> Src:
+        if name in self._SPECIAL_SRC:
+            return self.lit(self._SPECIAL_SRC[name])
         if name == "suits":
-            suits = list(dict.fromkeys(s for s in self.sym.card_suit if s is not None))
-            return lambda S, F: suits
-        ranks = list(dict.fromkeys(self.sym.card_rank))
-        return lambda S, F: ranks
+            return self.lit(self.k(list(dict.fromkeys(s for s in self.sym.card_suit
+                                                      if s is not None))))
+        return self.lit(self.k(list(dict.fromkeys(self.sym.card_rank))))
 
     def e_Attr(self, n: N.Attr, sc: Scope) -> tuple[Fn, str]:
         if isinstance(n.obj, N.Name) and n.obj.id == "opt" and "opt" not in sc.slots:
@@ -281,11 +276,11 @@ class Compiler:
                 return (lambda S, F: None), "any"
             v = self.sym.options[n.name]
             t = "bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str"
-            return (lambda S, F: v), t
+            return self.e_Const(N.Const(n.span, v), sc)[0], t
         obj, t = self.expr(n.obj, sc)
         if n.name in CARD_ATTRS and t == "card":
             table = getattr(self.sym, "card_" + n.name)
-            return (lambda S, F: table[obj(S, F)]), CARD_ATTRS[n.name]
+            return self.gen(self.k(table) + "[{0}]", obj), CARD_ATTRS[n.name]
         if t in ("card",):
             self.err(f"a card has no attribute '{n.name}'{did_you_mean(n.name, CARD_ATTRS)}"
                      f"; it has {', '.join(CARD_ATTRS)}", n.name_span or n.span)
@@ -298,6 +293,7 @@ class Compiler:
             return (lambda S, F: None), "any"
         key = n.name
         ctable = getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
+        obj = fn_of(obj)
 
         def attr(S: Any, F: list) -> Any:
             o = obj(S, F)
@@ -327,28 +323,22 @@ class Compiler:
                 self.touch = True
             if name in sym.zones and sym.zones[name][1]:
                 base = sym.zones[name][0]
-                seat = _seat_checked(idx, name)
+                seat = self._seat_src(idx, name)
                 if name in sym.group_zones:
-                    return (lambda S, F: S.group_list(base + seat(S, F))), "list[group]"
-
-                def zone(S: Any, F: list) -> list:
-                    p = idx(S, F)
-                    if 0 <= p < S.n:
-                        return S.zones[base + p]
-                    raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
-                return zone, "list[card]"
+                    return self.gen(f"S.group_list({base} + {seat})", idx), "list[group]"
+                return self.gen(f"S.zones[{base} + {seat}]", idx), "list[card]"
             if name in sym.counters:
                 ci = sym.counters[name]
-                seat = _seat_checked(idx, name)
-                return (lambda S, F: S.ctr[ci][seat(S, F)]), "num"
+                return self.gen(f"S.ctr[{ci}][{self._seat_src(idx, name)}]", idx), "num"
             if name in sym.values:
                 # a value table indexed by a card's rank: look it up by card id instead
                 if isinstance(n.index, N.Attr) and n.index.name == "rank":
                     cobj, ct = self.expr(n.index.obj, sc)
                     if ct in ("card", "any"):
                         table = sym.card_values[name]
-                        return (lambda S, F: table[cobj(S, F)]), "num"
+                        return self.gen(self.k(table) + "[{0}]", cobj), "num"
                 d = sym.values[name]
+                idx = fn_of(idx)
                 nm = name
 
                 def lookup(S: Any, F: list) -> Any:
@@ -362,6 +352,7 @@ class Compiler:
         idx, _it = self.expr(n.index, sc)
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
+        obj, idx = fn_of(obj), fn_of(idx)
 
         def index(S: Any, F: list) -> Any:
             o = obj(S, F)
@@ -375,18 +366,24 @@ class Compiler:
 
         return index, _elem(t)
 
+    def _seat_src(self, idx: Fn, name: str) -> str:
+        """Template text for a seat index: checked, unless the engine guarantees a seat."""
+        if isinstance(idx, Src) and idx.src in ("S.actor", "S.turn", "S.dealer"):
+            return "{0}"
+        return "_seat({0}, S.n, " + self.k(name) + ")"
+
     def e_Slice(self, n: N.Slice, sc: Scope) -> tuple[Fn, str]:
         obj, t = self.expr(n.obj, sc)
-        lo = self.expr(n.lo, sc)[0] if n.lo else (lambda S, F: None)
-        hi = self.expr(n.hi, sc)[0] if n.hi else (lambda S, F: None)
-        return (lambda S, F: list(obj(S, F)[lo(S, F):hi(S, F)])), t
+        lo = self.expr(n.lo, sc)[0] if n.lo else self.lit("None")
+        hi = self.expr(n.hi, sc)[0] if n.hi else self.lit("None")
+        return self.gen("list({0}[{1}:{2}])", obj, lo, hi), t
 
     def e_ListLit(self, n: N.ListLit, sc: Scope) -> tuple[Fn, str]:
         items = [self.expr(x, sc) for x in n.items]
         fs = [f for f, _ in items]
         ts = {t for _, t in items}
         t = f"list[{ts.pop()}]" if len(ts) == 1 else "list"
-        return (lambda S, F: [f(S, F) for f in fs]), t
+        return self.gen("[" + ", ".join("{" + str(i) + "}" for i in range(len(fs))) + "]", *fs), t
 
     def e_Comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
@@ -396,71 +393,25 @@ class Compiler:
             sc.slots, sc.types = saved
 
     def _comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
-        clauses = []
+        kids: list[Fn] = []
+        parts = []
+        span = self.k(n.span)
         for var, it, cond in n.clauses:
             itf, itt = self.expr(it, sc)
             slot = sc.new_slot(var, _elem(itt))
-            condf = self.expr(cond, sc)[0] if cond is not None else None
-            clauses.append((itf, slot, condf))
+            parts.append(f" for F[{slot}] in _work({{{len(kids)}}}, {span})")
+            kids.append(itf)
+            if cond is not None:
+                parts.append(f" if {{{len(kids)}}}")
+                kids.append(self.expr(cond, sc)[0])
         elt, et = self.expr(n.elt, sc)
-
-        span = n.span
-
-        def run(S: Any, F: list, k: int, out: list) -> None:
-            itf, slot, condf = clauses[k]
-            last = k == len(clauses) - 1
-            xs = list(itf(S, F))
-            W[0] -= len(xs)
-            if W[0] < 0:
-                out_of_work(span)
-            for v in xs:
-                F[slot] = v
-                if condf is not None and not condf(S, F):
-                    continue
-                if last:
-                    out.append(elt(S, F))
-                else:
-                    run(S, F, k + 1, out)
-
-        if len(clauses) == 1:
-            itf, slot, condf = clauses[0]
-            if condf is None:
-                def comp1(S: Any, F: list) -> list:
-                    out = []
-                    xs = itf(S, F)
-                    W[0] -= len(xs)
-                    if W[0] < 0:
-                        out_of_work(span)
-                    for v in xs:
-                        F[slot] = v
-                        out.append(elt(S, F))
-                    return out
-                return comp1, f"list[{et}]"
-
-            def comp2(S: Any, F: list) -> list:
-                out = []
-                xs = itf(S, F)
-                W[0] -= len(xs)
-                if W[0] < 0:
-                    out_of_work(span)
-                for v in xs:
-                    F[slot] = v
-                    if condf(S, F):
-                        out.append(elt(S, F))
-                return out
-            return comp2, f"list[{et}]"
-
-        def comp(S: Any, F: list) -> list:
-            out: list = []
-            run(S, F, 0, out)
-            return out
-
-        return comp, f"list[{et}]"
+        kids.append(elt)
+        return self.gen(f"[{{{len(kids) - 1}}}" + "".join(parts) + "]", *kids), f"list[{et}]"
 
     def e_Lambda(self, n: N.Lambda, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
         slot = sc.new_slot(n.param)
-        body, _ = self.expr(n.body, sc)
+        body = fn_of(self.expr(n.body, sc)[0])
         sc.slots, sc.types = saved
 
         def make(S: Any, F: list) -> Callable[[Any], Any]:
@@ -475,7 +426,7 @@ class Compiler:
         c = self.expr(n.cond, sc)[0]
         a, at = self.expr(n.then, sc)
         b, bt = self.expr(n.orelse, sc)
-        return (lambda S, F: a(S, F) if c(S, F) else b(S, F)), (at if at == bt else "any")
+        return self.gen("({1} if {0} else {2})", c, a, b), (at if at == bt else "any")
 
     def e_Let(self, n: N.Let, sc: Scope) -> tuple[Fn, str]:
         v, vt = self.expr(n.value, sc)
@@ -487,73 +438,43 @@ class Compiler:
         else:
             del sc.slots[n.name]
 
-        def let(S: Any, F: list) -> Any:
-            F[slot] = v(S, F)
-            return body(S, F)
-
-        return let, bt
+        # __setitem__ gives None: the value is stored, then the body is the result
+        return self.gen(f"(F.__setitem__({slot}, {{0}}) or {{1}})", v, body), bt
 
     def e_BoolOp(self, n: N.BoolOp, sc: Scope) -> tuple[Fn, str]:
         fs = [self.expr(x, sc)[0] for x in n.values]
-        if n.op == "and":
-            if len(fs) == 2:
-                a, b = fs
-                return (lambda S, F: a(S, F) and b(S, F)), "bool"
-
-            def and_(S: Any, F: list) -> Any:
-                r: Any = True
-                for f in fs:
-                    r = f(S, F)
-                    if not r:
-                        return r
-                return r
-            return and_, "bool"
-        if len(fs) == 2:
-            a, b = fs
-            return (lambda S, F: a(S, F) or b(S, F)), "bool"
-
-        def or_(S: Any, F: list) -> Any:
-            r: Any = False
-            for f in fs:
-                r = f(S, F)
-                if r:
-                    return r
-            return r
-        return or_, "bool"
+        sep = " and " if n.op == "and" else " or "
+        fmt = "(" + sep.join("{" + str(i) + "}" for i in range(len(fs))) + ")"
+        return self.gen(fmt, *fs), "bool"
 
     def e_Not(self, n: N.Not, sc: Scope) -> tuple[Fn, str]:
-        f = self.expr(n.operand, sc)[0]
-        return (lambda S, F: not f(S, F)), "bool"
+        return self.gen("(not {0})", self.expr(n.operand, sc)[0]), "bool"
 
     def e_Neg(self, n: N.Neg, sc: Scope) -> tuple[Fn, str]:
         f, t = self.expr(n.operand, sc)
         if not _is_num(t):
             self.err(f"cannot negate {t}", n.span)
-        return (lambda S, F: -f(S, F)), t
+        return self.gen("(-{0})", f), t
 
     def e_BinOp(self, n: N.BinOp, sc: Scope) -> tuple[Fn, str]:
         a, at = self.expr(n.left, sc)
         b, bt = self.expr(n.right, sc)
         op = n.op
         if op == "+" and (at.startswith("list") or bt.startswith("list")):
-            return (lambda S, F: _concat(a(S, F), b(S, F))), at if at == bt else "list"
+            return self.gen(self.k(_concat) + "({0}, {1})", a, b), at if at == bt else "list"
         for t, side in ((at, n.left), (bt, n.right)):
             if not _is_num(t):
                 self.err(f"'{op}' needs numbers, but this is {t}", side.span)
         t = "int" if at == bt == "int" and op != "/" else "num"
         if op == "+":
             if "any" in (at, bt):  # strings or lists may meet here: keep their size bounded
-                return (lambda S, F: _add(a(S, F), b(S, F))), t
-            return (lambda S, F: a(S, F) + b(S, F)), t
-        if op == "-":
-            return (lambda S, F: a(S, F) - b(S, F)), t
+                return self.gen(self.k(_add) + "({0}, {1})", a, b), t
+            return self.gen("({0} + {1})", a, b), t
         if op == "*":
-            return (lambda S, F: _mul(a(S, F), b(S, F))), t
-        if op == "/":
-            return (lambda S, F: a(S, F) / b(S, F)), "num"
-        if op == "//":
-            return (lambda S, F: a(S, F) // b(S, F)), t
-        return (lambda S, F: a(S, F) % b(S, F)), t
+            return self.gen(self.k(_mul) + "({0}, {1})", a, b), t
+        if op in ("-", "/", "//", "%"):
+            return self.gen("({0} " + op + " {1})", a, b), "num" if op == "/" else t
+        raise AssertionError(op)
 
     def e_Compare(self, n: N.Compare, sc: Scope) -> tuple[Fn, str]:
         fs = [self.expr(x, sc) for x in n.operands]
@@ -563,34 +484,11 @@ class Compiler:
             op = ops[0]
             if op in ("in", "not in") and bt in ("int", "num", "bool", "card", "seat"):
                 self.err(f"'{op}' needs a list on its right, not {bt}", n.operands[1].span)
-            table: dict[str, Fn] = {
-                "==": lambda S, F: a(S, F) == b(S, F),
-                "!=": lambda S, F: a(S, F) != b(S, F),
-                "<": lambda S, F: a(S, F) < b(S, F),
-                "<=": lambda S, F: a(S, F) <= b(S, F),
-                ">": lambda S, F: a(S, F) > b(S, F),
-                ">=": lambda S, F: a(S, F) >= b(S, F),
-                "in": lambda S, F: a(S, F) in b(S, F),
-                "not in": lambda S, F: a(S, F) not in b(S, F),
-            }
-            return table[op], "bool"
-        import operator
-
-        pyops = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-                 ">": operator.gt, ">=": operator.ge}
-        chain = [(pyops[o], f) for o, (f, _) in zip(ops, fs[1:])]
-        first = fs[0][0]
-
-        def cmp(S: Any, F: list) -> bool:
-            left = first(S, F)
-            for op, f in chain:
-                right = f(S, F)
-                if not op(left, right):
-                    return False
-                left = right
-            return True
-
-        return cmp, "bool"
+            return self.gen("({0} " + op + " {1})", a, b), "bool"
+        # a chain a < b <= c: Python's own chains evaluate each operand once, as promised
+        assert all(o in ("==", "!=", "<", "<=", ">", ">=") for o in ops)
+        fmt = "({0}" + "".join(f" {o} {{{i + 1}}}" for i, o in enumerate(ops)) + ")"
+        return self.gen(fmt, *[f for f, _ in fs]), "bool"
 
     # ------------------------------------------------------------------ calls
     def e_Call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
@@ -649,7 +547,7 @@ class Compiler:
         f, t = self.expr(node, sc)
         if t not in ("fn", "any"):
             self.err(f"expected a function like 'x -> ...' here, got {t}", node.span)
-        return f
+        return fn_of(f)
 
     def _pure_call(self, n: N.Call, b: Builtin, sc: Scope) -> tuple[Fn, str]:
         self._check_arity(n, b.min_args, b.max_args, b.kwargs)
@@ -696,19 +594,17 @@ class Compiler:
             ret = "list"
         elif b.name == "combinations" and types:
             ret = f"list[{types[0]}]" if types[0].startswith("list[") else "list"
-        if kwfs:
-            def callkw(S: Any, F: list) -> Any:
-                return impl(*[f(S, F) for f in argfs], **{k: f(S, F) for k, f in kwfs.items()})
-            return callkw, ret
-        if len(argfs) == 1:
-            (a0,) = argfs
-            if b.name == "size" and types[0].startswith("list"):
-                return (lambda S, F: len(a0(S, F))), ret
-            return (lambda S, F: impl(a0(S, F))), ret
-        if len(argfs) == 2:
-            a0, a1 = argfs
-            return (lambda S, F: impl(a0(S, F), a1(S, F))), ret
-        return (lambda S, F: impl(*[f(S, F) for f in argfs])), ret
+        if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
+            return self.gen("len({0})", *argfs), ret
+        return self._call_src(self.k(impl), argfs, kwfs), ret
+
+    def _call_src(self, func: str, argfs: list[Fn], kwfs: dict[str, Fn]) -> Src:
+        """``func(args..., key=value...)`` with the arguments' source spliced in."""
+        parts = ["{" + str(i) + "}" for i in range(len(argfs))]
+        # only the built-ins' own argument names reach the source (the checker reported others)
+        kws = [k for k in kwfs if k in KNOWN_KWARGS]
+        parts += [f"{kw}={{{len(argfs) + i}}}" for i, kw in enumerate(kws)]
+        return self.gen(func + "(" + ", ".join(parts) + ")", *argfs, *[kwfs[k] for k in kws])
 
     def _meld_call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
         mn, mx, _kinds, ret, kws = MELD_SPECS[n.func]
@@ -724,11 +620,7 @@ class Compiler:
         for k, a in n.kwargs:
             if k == "ace" and not (isinstance(a, N.Const) and a.value in ("low", "high", "both")):
                 self.err("ace: takes 'low', 'high' or 'both'", a.span)
-
-        def call(S: Any, F: list) -> Any:
-            return impl(*[f(S, F) for f in argfs], **{k: f(S, F) for k, f in kwfs.items()})
-
-        return call, ret
+        return self._call_src(self.k(impl), argfs, kwfs), ret
 
     def _any_all(self, name: str, comp: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         """any(e for x in xs if c) / all(...) that stop at the first answer."""
@@ -739,24 +631,10 @@ class Compiler:
         condf = self.expr(cond, sc)[0] if cond is not None else None
         elt = self.expr(comp.elt, sc)[0]
         sc.slots, sc.types = saved
-        want = name == "any"
-        span = comp.span
-
-        def any_all(S: Any, F: list) -> bool:
-            xs = itf(S, F)
-            W[0] -= len(xs)
-            if W[0] < 0:
-                out_of_work(span)
-            for v in xs:
-                F[slot] = v
-                if condf is not None and not condf(S, F):
-                    continue
-                r = elt(S, F)
-                if bool(r) == want:
-                    return want
-            return not want
-
-        return any_all, "bool"
+        kids = [itf] + ([condf] if condf is not None else []) + [elt]
+        cond_src = " if {1}" if condf is not None else ""
+        return self.gen(f"{name}({{{len(kids) - 1}}} for F[{slot}] in _work({{0}}, "
+                        f"{self.k(comp.span)}){cond_src})", *kids), "bool"
 
     def _zone_arg(self, node: N.Node, sc: Scope) -> tuple[Fn, bool]:
         """A zone argument of an effect: (closure giving the zone id, whether it is per player
@@ -764,15 +642,16 @@ class Compiler:
         sym = self.sym
         if isinstance(node, N.Name) and node.id in sym.zones and node.id not in sc.slots:
             zid, per = sym.zones[node.id]
-            return (lambda S, F: zid), per
+            return self.lit(str(zid)), per
         if (isinstance(node, N.Index) and isinstance(node.obj, N.Name)
                 and node.obj.id in sym.zones and node.obj.id not in sc.slots):
             base, per = sym.zones[node.obj.id]
             if not per:
                 self.err(f"'{node.obj.id}' is a shared zone; it takes no [seat]", node.span)
             idx, _ = self.expr(node.index, sc)
-            return (lambda S, F: base + idx(S, F)), False
+            return self.gen(f"({base} + {{0}})", idx), False
         f, t = self.expr(node, sc)
+        f = fn_of(f)
         if t in ("group", "any"):
             def group_zone(S: Any, F: list) -> int:
                 g = f(S, F)
@@ -803,13 +682,13 @@ class Compiler:
             elif kind == "n":
                 if not isinstance(a, N.Const) or not isinstance(a.value, str):
                     self.err(f"{name}() needs a quoted name, like {name}('draw')", a.span)
-                    argfs.append(lambda S, F: "")
+                    argfs.append(self.lit("''"))
                 else:
                     v = a.value
                     if v not in self.sym.ended_by:
                         self.err(f"'{v}' is not a way the round can end: add it under "
                                  f"round.settle{did_you_mean(v, self.sym.ended_by)}", a.span)
-                    argfs.append(lambda S, F, v=v: v)
+                    argfs.append(self.lit(self.k(v)))
             else:
                 argfs.append(self.expr(a, sc)[0])
         kwfs = {k: self.expr(a, sc)[0] for k, a in n.kwargs}
@@ -818,20 +697,8 @@ class Compiler:
                 self.err("at: takes 'top' or 'bottom'", a.span)
             if k == "face" and not (isinstance(a, N.Const) and a.value in ("up", "down")):
                 self.err("face: takes 'up' or 'down'", a.span)
-        method = "fx_" + name
-
-        if kwfs:
-            def callkw(S: Any, F: list) -> Any:
-                return getattr(S, method)(*[f(S, F) for f in argfs],
-                                          **{k: f(S, F) for k, f in kwfs.items()})
-            return callkw, ret
-        if len(argfs) == 1:
-            (a0,) = argfs
-            return (lambda S, F: getattr(S, method)(a0(S, F))), ret
-        if len(argfs) == 2:
-            a0, a1 = argfs
-            return (lambda S, F: getattr(S, method)(a0(S, F), a1(S, F))), ret
-        return (lambda S, F: getattr(S, method)(*[f(S, F) for f in argfs])), ret
+        assert name.isidentifier()  # a key of STATE_FUNCS, never rules text
+        return self._call_src("S.fx_" + name, argfs, kwfs), ret
 
     def _user_call(self, n: N.Call, uf: UserFn, sc: Scope) -> tuple[Fn, str]:
         if n.kwargs:
@@ -846,182 +713,127 @@ class Compiler:
         if uf.effect and not getattr(self, "_in_stmt", False):
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
-        if len(argfs) == 1:
-            (a0,) = argfs
-            return (lambda S, F: uf.fn(S, a0(S, F))), uf.ret  # type: ignore[misc]
-        if len(argfs) == 2:
-            a0, a1 = argfs
-            return (lambda S, F: uf.fn(S, a0(S, F), a1(S, F))), uf.ret  # type: ignore[misc]
-        return (lambda S, F: uf.fn(S, *[f(S, F) for f in argfs])), uf.ret  # type: ignore[misc]
+        # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
+        return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
 
     # ------------------------------------------------------------------ statements
     def stmts(self, ns: tuple[N.Node, ...], sc: Scope) -> Callable[[Any, list], None]:
-        """A block: its statements in order. A Python failure inside one becomes a rules
-        error located at that statement (try costs nothing until something is raised)."""
-        compiled = [(self.stmt(x, sc), x.span) for x in ns]
+        """A block compiled to one generated function ``f(S, F)``. A Python failure inside
+        becomes a rules error located at the innermost statement that was running (``_i``
+        says which; try costs nothing until something is raised)."""
+        spans: list[Span] = []
+        lines: list[str] = []
+        self._block(ns, sc, lines, 2, spans)
+        k = self.k(spans)
+        return self.cg.define("_s", [
+            "def _s(S, F):",
+            "    _i = 0",
+            "    try:",
+            *lines,
+            "    except RulesError as e:",
+            "        if not e.span.line:",
+            f"            e.span = {k}[_i]",
+            "        raise",
+            "    except PY_ERRORS as e:",
+            f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {k}[_i]) from None",
+        ])
 
-        def seq(S: Any, F: list) -> None:
-            span = None
-            try:
-                for f, span in compiled:  # noqa: B007 - span is read by the handlers
-                    f(S, F)
-            except RulesError as e:
-                if not e.span.line and span is not None:
-                    e.span = span
-                raise
-            except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as e:
-                raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
+    def _block(self, ns: tuple[N.Node, ...], sc: Scope, out: list[str], ind: int,
+               spans: list[Span]) -> None:
+        pad = "    " * ind
+        if not ns:
+            out.append(pad + "pass")
+        for n in ns:
+            out.append(f"{pad}_i = {len(spans)}")
+            spans.append(n.span)
+            self._emit(n, sc, out, ind, spans)
 
-        if len(compiled) == 1:
-            f0, span0 = compiled[0]
+    def _src(self, f: Fn) -> str:
+        return src_of(f, self.cg)[0]
 
-            def one(S: Any, F: list) -> None:
-                try:
-                    f0(S, F)
-                except RulesError as e:
-                    if not e.span.line:
-                        e.span = span0
-                    raise
-                except (ArithmeticError, LookupError, TypeError, ValueError,
-                        AttributeError) as e:
-                    raise RuntimeRulesError(f"{type(e).__name__}: {e}", span0) from None
-
-            return one
-        return seq
-
-    def stmt(self, n: N.Node, sc: Scope) -> Callable[[Any, list], None]:
-        return self._stmt(n, sc)
-
-    def _stmt(self, n: N.Node, sc: Scope) -> Callable[[Any, list], None]:
+    def _emit(self, n: N.Node, sc: Scope, out: list[str], ind: int, spans: list[Span]) -> None:
+        pad = "    " * ind
         if isinstance(n, N.Assign):
-            return self.s_assign(n, sc)
-        if isinstance(n, N.If):
-            branches = [(self.expr(c, sc)[0], self.stmts(b, sc)) for c, b in n.branches]
-            orelse = self.stmts(n.orelse, sc) if n.orelse else None
-
-            def if_(S: Any, F: list) -> None:
-                for c, b in branches:
-                    if c(S, F):
-                        b(S, F)
-                        return
-                if orelse is not None:
-                    orelse(S, F)
-            return if_
-        if isinstance(n, N.For):
+            out.extend(pad + line for line in self.s_assign(n, sc))
+        elif isinstance(n, N.If):
+            for i, (c, b) in enumerate(n.branches):
+                cond = self._src(self.expr(c, sc)[0])
+                out.append(f"{pad}{'if' if i == 0 else 'elif'} {cond}:")
+                self._block(b, sc, out, ind + 1, spans)
+            if n.orelse:
+                out.append(pad + "else:")
+                self._block(n.orelse, sc, out, ind + 1, spans)
+        elif isinstance(n, N.For):
             it, t = self.expr(n.iter, sc)
             slot = sc.bind(n.var, _elem(t))
-            body = self.stmts(n.body, sc)
+            # a copy: the body may move the very cards it loops over
+            out.append(f"{pad}for F[{slot}] in _work(list({self._src(it)}), {self.k(n.span)}):")
+            self._block(n.body, sc, out, ind + 1, spans)
+        elif isinstance(n, N.While):
+            cond = self._src(self.expr(n.cond, sc)[0])
+            w = self.cg.temp()
+            here = len(spans) - 1
+            out.append(f"{pad}{w} = 0")
+            out.append(f"{pad}while {cond}:")
+            out.append(f"{pad}    {w} = _tick({w}, {self.k(n.span)})")
+            self._block(n.body, sc, out, ind + 1, spans)
+            out.append(f"{pad}    _i = {here}")
+        elif isinstance(n, N.ExprStmt):
+            out.append(pad + self._src(self._expr_stmt(n, sc)))
+        else:
+            out.append(pad + "pass")
 
-            span = n.span
+    def _expr_stmt(self, n: N.ExprStmt, sc: Scope) -> Fn:
+        call = n.call
+        self._in_stmt = True
+        try:
+            if call.func in STATE_FUNCS:
+                return self._state_call(call, sc)[0]
+            if call.func in self.sym.functions or call.func == "super":
+                uf = self.sym.functions.get(call.func)
+                if uf is not None and not uf.effect:
+                    self.err(f"'{call.func}' is a function that computes a value; "
+                             "an effect line must change the game", call.span)
+                return self.expr(call, sc)[0]
+            f = self.expr(call, sc)[0]
+            if call.func in PURE:
+                self.err(f"{call.func}() computes a value and changes nothing; "
+                         "use it inside an effect or an assignment", call.span)
+            return f
+        finally:
+            self._in_stmt = False
 
-            def for_(S: Any, F: list) -> None:
-                xs = list(it(S, F))
-                W[0] -= len(xs)
-                if W[0] < 0:
-                    out_of_work(span)
-                for v in xs:
-                    F[slot] = v
-                    body(S, F)
-            return for_
-        if isinstance(n, N.While):
-            cond = self.expr(n.cond, sc)[0]
-            body = self.stmts(n.body, sc)
-            span = n.span
-
-            def while_(S: Any, F: list) -> None:
-                k = 0
-                while cond(S, F):
-                    k += 1
-                    if k > MAX_LOOP:
-                        raise RuntimeRulesError(f"a loop ran more than {MAX_LOOP} times", span)
-                    W[0] -= 1
-                    if W[0] < 0:
-                        out_of_work(span)
-                    body(S, F)
-            return while_
-        if isinstance(n, N.ExprStmt):
-            call = n.call
-            self._in_stmt = True
-            try:
-                if call.func in STATE_FUNCS:
-                    f = self._state_call(call, sc)[0]
-                elif call.func in self.sym.functions or call.func == "super":
-                    uf = self.sym.functions.get(call.func)
-                    if uf is not None and not uf.effect:
-                        self.err(f"'{call.func}' is a function that computes a value; "
-                                 "an effect line must change the game", call.span)
-                    f = self.expr(call, sc)[0]
-                else:
-                    f = self.expr(call, sc)[0]
-                    if call.func in PURE:
-                        self.err(f"{call.func}() computes a value and changes nothing; "
-                                 "use it inside an effect or an assignment", call.span)
-            finally:
-                self._in_stmt = False
-            span = n.span
-
-            def call_(S: Any, F: list) -> None:
-                try:
-                    f(S, F)
-                except RulesError as e:
-                    if not e.span.line:
-                        e.span = span
-                    raise
-            return call_
-        return lambda S, F: None  # pass
-
-    def s_assign(self, n: N.Assign, sc: Scope) -> Callable[[Any, list], None]:
+    def s_assign(self, n: N.Assign, sc: Scope) -> list[str]:
+        """The lines of an assignment (``x = v``, ``x += v``, ``counter[p] -= v``...)."""
         sym = self.sym
         value, vt = self.expr(n.value, sc)
+        v = self._src(value)
         name = n.name
         op = n.op
-        apply: Callable[[Any, Any], Any]
-        if op == "=":
-            apply = lambda old, v: v  # noqa: E731
-        elif op == "+=":
-            apply = lambda old, v: old + v  # noqa: E731
-        elif op == "-=":
-            apply = lambda old, v: old - v  # noqa: E731
-        elif op == "*=":
-            apply = lambda old, v: old * v  # noqa: E731
-        else:
-            apply = lambda old, v: old // v  # noqa: E731
+        binop = {"=": None, "+=": "+", "-=": "-", "*=": "*"}.get(op, "//")
+
+        def update(target: str) -> str:
+            return f"{target} = {v}" if binop is None else f"{target} = {target} {binop} ({v})"
+
         if n.index is not None:
             if name in sym.counters:
-                ci = sym.counters[name]
-                idx = self.expr(n.index, sc)[0]
-
-                def set_counter(S: Any, F: list) -> None:
-                    row = S.ctr[ci]
-                    p = idx(S, F)
-                    row[p] = apply(row[p], value(S, F))
-                return set_counter
+                idx = self._src(self.expr(n.index, sc)[0])
+                r, p = self.cg.temp(), self.cg.temp()
+                return [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
+                        update(f"{r}[{p}]")]
             known = list(sym.counters)
             self.err(f"only a counter can be assigned by seat; '{name}' is not one"
                      f"{did_you_mean(name, known)}", n.span)
-            return lambda S, F: None
+            return ["pass"]
         if name in sym.globals:
-            gi = sym.globals[name]
             self.global_types.setdefault(name, set()).add(vt if op == "=" else "num")
-
-            def set_global(S: Any, F: list) -> None:
-                S.g[gi] = apply(S.g[gi], value(S, F))
-            return set_global
+            return [update(f"S.g[{sym.globals[name]}]")]
         if name == "dealer" and op == "=":
             # the dealer may be chosen by effects (a draw for the first deal in match.start)
-            def set_dealer(S: Any, F: list) -> None:
-                v = value(S, F)
-                if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S.n:
-                    raise RuntimeRulesError(f"dealer = {v!r}: not a seat at this table")
-                S.dealer = v
-            return set_dealer
+            return [f"S.dealer = _dealer(S, {v})"]
         if name in sym.counters or name in sym.zones or name in SPECIAL or name in sym.values:
             self.err(f"'{name}' cannot be assigned", n.span)
-            return lambda S, F: None
+            return ["pass"]
         if op != "=" and name not in sc.slots:
             self.err(f"unknown name '{name}'{did_you_mean(name, list(sym.globals))}", n.span)
-        slot = sc.bind(name, vt)
-
-        def set_local(S: Any, F: list) -> None:
-            F[slot] = apply(F[slot], value(S, F)) if op != "=" else value(S, F)
-        return set_local
+        return [update(f"F[{sc.bind(name, vt)}]")]

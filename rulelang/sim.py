@@ -128,7 +128,8 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
     else:
         import multiprocessing as mp
 
-        chunk = max(1, min(200, math.ceil(games / (workers * 8))))
+        # small chunks: the last one decides when the run ends, so a big one leaves a core idle
+        chunk = max(1, min(50, math.ceil(games / (workers * 32))))
         jobs = [(path, options, players, agents, seed, lo, min(games, lo + chunk), check, extra)
                 for lo in range(0, games, chunk)]
         ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp

@@ -1,0 +1,128 @@
+"""Python source generated from the checked AST, compiled once per game.
+
+The compiler (``compile.py``) turns most expressions into a ``Src``: a Python expression over the
+state ``S`` and the frame ``F``. A parent expression splices its children's source into its own,
+so a whole rule (a trigger, a ``when``, a function body) becomes one Python function instead of a
+closure call per AST node. Nothing of the rules text is ever pasted into the source: names,
+strings, tables and spans reach the generated code only as constants of its namespace (``_k12``),
+and the source itself is made of fixed templates, frame indices and those constant names.
+Expressions nested too deeply for Python's own parser are compiled apart and called.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .builtins import WORK, out_of_work
+from .errors import RulesError, RuntimeRulesError
+
+MAX_LOOP = 10_000  # passes of one while loop
+MAX_INLINE_DEPTH = 24  # beyond this a child is compiled on its own (Python's parser nests ~200)
+PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
+
+
+def _work(xs: Any, span: Any) -> Any:
+    """Charge a loop over ``xs`` to this step's work allowance."""
+    WORK[0] -= len(xs)
+    if WORK[0] < 0:
+        out_of_work(span)
+    return xs
+
+
+def _seat(p: Any, n: int, name: str) -> int:
+    if type(p) is not int or not 0 <= p < n:
+        raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
+    return p
+
+
+class Namespace:
+    """The globals of one game's generated code: helpers and numbered constants."""
+
+    def __init__(self) -> None:
+        self.ns: dict[str, Any] = {
+            "__builtins__": {"len": len, "any": any, "all": all, "list": list, "range": range,
+                             "type": type},
+            "_work": _work, "_seat": _seat, "_tick": _tick, "_dealer": _dealer,
+            "RulesError": RulesError, "RuntimeRulesError": RuntimeRulesError,
+            "PY_ERRORS": PY_ERRORS,
+        }
+        self._ids: dict[int, str] = {}
+        self._n = 0
+
+    def k(self, value: Any) -> str:
+        """The name under which ``value`` is a constant of the generated code."""
+        key = id(value)
+        name = self._ids.get(key)
+        if name is not None and self.ns[name] is value:
+            return name
+        name = f"_k{self._n}"
+        self._n += 1
+        self.ns[name] = value
+        self._ids[key] = name
+        return name
+
+    def temp(self) -> str:
+        self._n += 1
+        return f"_t{self._n}"
+
+    def lam(self, src: str) -> Any:
+        """Compile ``lambda S, F: src`` (src is generated; see the module docstring)."""
+        return eval(compile(f"lambda S, F: {src}", "<rules>", "eval"), self.ns)
+
+    def define(self, name: str, lines: list[str]) -> Any:
+        """Compile a generated ``def`` and return the function named ``name``."""
+        local: dict[str, Any] = {}
+        exec(compile("\n".join(lines), "<rules>", "exec"), self.ns, local)
+        return local[name]
+
+
+class Src:
+    """A compiled expression as Python source; callable (compiled on first call) for code that
+    still calls its children as closures."""
+
+    __slots__ = ("src", "depth", "ns", "fn")
+
+    def __init__(self, src: str, ns: Namespace, depth: int = 1) -> None:
+        self.src = src
+        self.depth = depth
+        self.ns = ns
+        self.fn: Any = None
+
+    def func(self) -> Any:
+        if self.fn is None:
+            self.fn = self.ns.lam(self.src)
+        return self.fn
+
+    def __call__(self, S: Any, F: list) -> Any:
+        return self.func()(S, F)
+
+
+def src_of(f: Any, ns: Namespace) -> tuple[str, int]:
+    """Source that computes what the compiled expression ``f`` computes, and its depth."""
+    if isinstance(f, Src):
+        if f.depth <= MAX_INLINE_DEPTH:
+            return f.src, f.depth
+        return f"{ns.k(f.func())}(S, F)", 1
+    return f"{ns.k(f)}(S, F)", 1
+
+
+def fn_of(f: Any) -> Any:
+    """A plain function for a compiled expression (no per-call dispatch through ``Src``)."""
+    return f.func() if isinstance(f, Src) else f
+
+
+def _tick(k: int, span: Any) -> int:
+    """One more pass of a ``while`` loop: bounded by MAX_LOOP and by the step's work."""
+    k += 1
+    if k > MAX_LOOP:
+        raise RuntimeRulesError(f"a loop ran more than {MAX_LOOP} times", span)
+    WORK[0] -= 1
+    if WORK[0] < 0:
+        out_of_work(span)
+    return k
+
+
+def _dealer(S: Any, v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S.n:
+        raise RuntimeRulesError(f"dealer = {v!r}: not a seat at this table")
+    return v
