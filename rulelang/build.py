@@ -162,6 +162,11 @@ class Game:
     # false is refused before it starts
     requires: list[tuple[str, Unit]] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # the engine checks every trigger after every step: call the generated functions directly
+        self.trigger_calls = [(name, when.call, do.call if do is not None else None, ends)
+                              for name, when, do, ends in self.triggers]
+
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
                   **kw: Any) -> Any:
         from .engine import State
@@ -578,7 +583,9 @@ class Builder:
             sym.card_values[tname] = tuple(table.get(r, 0) for r in sym.card_rank)
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
-        actor = self.unit(c, p.get("actor", "turn"), p.span_of("actor")) if p else None
+        # the default actor is whose turn it is: the engine needs no code for that
+        actor = (self.unit(c, p["actor"], p.span_of("actor"))
+                 if p and p.get("actor", "turn") != "turn" else None)
         enter = self.effects(c, p.get("enter"), p.span_of("enter")) if p else None
         actions: list[ActionDef] = []
         adoc = (p or {}).get("actions") or YMap()
@@ -688,6 +695,24 @@ def _memoize_pure(functions: dict[str, UserFn]) -> None:
             continue
         inner = uf.fn
         cache: dict[Any, Any] = {}
+
+        if len(uf.params) == 1:
+            def memo1(S: Any, a: Any, inner: Any = inner, cache: dict[Any, Any] = cache) -> Any:
+                key = tuple(a) if type(a) is list else a
+                try:
+                    return cache[key]
+                except KeyError:
+                    pass
+                except TypeError:  # an argument that cannot be a key: just compute
+                    return inner(S, a)
+                v = inner(S, a)
+                if len(cache) >= MEMO_LIMIT:
+                    cache.clear()
+                cache[key] = v
+                return v
+
+            uf.fn = memo1
+            continue
 
         def memo(S: Any, *args: Any, inner: Any = inner, cache: dict[Any, Any] = cache) -> Any:
             key = tuple(tuple(a) if type(a) is list else a for a in args)

@@ -136,7 +136,12 @@ def score(game: str = typer.Argument(..., help="a rules file or a bundled game's
         for c in ids:
             if c >= limit:
                 raise UsageError(f"{g.tables.name[c]} is given more times than the deck holds")
-        value = _num(ev.fn(state, list(ids)))
+        try:
+            value = _num(ev.fn(state, list(ids)))
+        except RulesError as e:
+            # the rules are fine (they passed the checks); these cards are not a hand it values
+            raise UsageError(f"'{ev.name}' cannot value these {len(ids)} card"
+                             f"{'s' if len(ids) != 1 else ''}: {e.message}") from None
     except RulesError as e:
         _fail(e)
         return

@@ -26,6 +26,7 @@ VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
 
 
 _CANON: dict[str, str] = {}
+_NO_FRAME: list = []  # the frame of code with no locals: nothing ever writes to it
 
 
 def _cards_in(args: tuple) -> list[int]:
@@ -252,9 +253,12 @@ class State:
         self._legal = None
         self._legal_list = None
         try:
-            F: list[Any] = [None] * action.nslots
-            for arg, v in zip(action.args, args):
-                F[arg[3]] = v
+            if action.nslots:
+                F: list[Any] = [None] * action.nslots
+                for arg, v in zip(action.args, args):
+                    F[arg[3]] = v
+            else:
+                F = _NO_FRAME
             if action.do is not None:
                 action.do(self, F)
             if seen is not None:
@@ -299,7 +303,8 @@ class State:
         # always a new dict: an empty one shared with the clone would let its melds leak back
         s.groups = {k: v[:] for k, v in self.groups.items()} if self.groups else {}
         if not share_rng:
-            s.rng = random.Random()
+            # no fresh seed from the OS (random.Random() would read one): the state is copied
+            s.rng = random.Random.__new__(random.Random)
             s.rng.setstate(self.rng.getstate())
         s.history = self.history[:] if self.record else []
         s.events = self.events[:] if self.record else []
@@ -400,16 +405,16 @@ class State:
             raise RuntimeRulesError(f"the game ran more than {self.max_game_steps} steps "
                                     f"(in phase '{self.phase}')")
         ph = g.phases[self.phase]
-        self.actor = ph.actor(self) if ph.actor is not None else self.turn
-        if type(self.actor) is not int or not 0 <= self.actor < self.n:
-            raise RuntimeRulesError(f"phase '{self.phase}': the player to act is {self.actor!r}, "
+        actor = self.actor = ph.actor.call(self) if ph.actor is not None else self.turn
+        if type(actor) is not int or not 0 <= actor < self.n:
+            raise RuntimeRulesError(f"phase '{self.phase}': the player to act is {actor!r}, "
                                     "not a seat at this table", ph.span)
         if ph.enter is not None:
             ph.enter(self)
             if self._pending_end is not None:
                 self._finish_round()
                 return
-        for name, when, do, ends in g.triggers:
+        for name, when, do, ends in g.trigger_calls:
             if when(self):
                 if do is not None:
                     do(self)
@@ -472,7 +477,8 @@ class State:
                 try:
                     if not action.args:
                         when = action.when
-                        if when is None or when(self, [None] * action.nslots):
+                        if when is None or when(self, [None] * action.nslots
+                                                if action.nslots else _NO_FRAME):
                             entries.append((action, ()))
                     else:
                         self._enumerate(action, entries)
@@ -731,6 +737,16 @@ class State:
         return self.visible(c, seat)
 
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
+        if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
+            loc = self.loc
+            self.zones[loc[cards]].remove(cards)
+            if at == "top":
+                self.zones[zid].insert(0, cards)
+            else:
+                self.zones[zid].append(cards)
+            loc[cards] = zid
+            self.face[cards] = self.zface[zid] if face is None else face == "up"
+            return
         if cards is None:
             raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
         if not isinstance(cards, list):
@@ -801,6 +817,10 @@ class State:
             self.zvis, self.zface = self.zvis[:nz], self.zface[:nz]
             self.groups = {}
         dest.sort()
+        if len(dest) == self.ncards:  # the whole pack: rewrite the tables in one go
+            self.loc = [zid] * self.ncards
+            self.face = [up] * self.ncards
+            return
         for c in dest:
             self.loc[c] = zid
             self.face[c] = up
@@ -809,13 +829,18 @@ class State:
                 face: str | None = None) -> None:
         first = self.next_seat(self.dealer) if start is None else start
         order = self.seats_from(first)
+        zones, loc, cface, zface = self.zones, self.loc, self.face, self.zface
+        z = zones[src]
         for _ in range(n):
             for p in order:
-                z = self.zones[src]
                 if not z:
                     raise RuntimeRulesError(f"ran out of cards in '{self.znames[src]}' while "
                                             "dealing")
-                self.fx_move(z[0], base + p, "top", face)
+                c = z.pop(0)  # the top card, whose zone is src
+                d = base + p
+                zones[d].insert(0, c)
+                loc[c] = d
+                cface[c] = zface[d] if face is None else face == "up"
 
     def fx_show(self, cards: Any) -> None:
         for c in cards if isinstance(cards, list) else [cards]:
