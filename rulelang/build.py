@@ -455,6 +455,7 @@ class Builder:
                 fn = None
                 if tree is not None:
                     fn, uf.ret = c.expr(tree, sc)
+                    uf.order_free = tuple(_order_free(tree, p) for p in uf.params)
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
             _install(uf, fn, base)
@@ -678,6 +679,35 @@ def _install(uf: UserFn, fn: Any, base: str) -> None:
 
 
 MEMO_LIMIT = 200_000
+_REDUCERS = ("sum", "max", "min", "any", "all")
+
+
+def _order_free(tree: N.Node, param: str) -> bool:
+    """Whether the order of the list passed as ``param`` cannot matter: it is only looped over
+    by a comprehension that sum/max/min/any/all reduce, sized, or searched with ``in``. (A
+    hand evaluator then judges A K Q and K Q A once, not six times.)"""
+    uses = allowed = 0
+    for n in N.walk(tree):
+        if isinstance(n, N.Name) and n.id == param:
+            uses += 1
+        elif isinstance(n, N.Call) and len(n.args) == 1 and not n.kwargs:
+            arg = n.args[0]
+            if n.func in _REDUCERS and isinstance(arg, N.Comprehension):
+                allowed += sum(isinstance(it, N.Name) and it.id == param
+                               for _v, it, _c in arg.clauses)
+            elif n.func == "size" and isinstance(arg, N.Name) and arg.id == param:
+                allowed += 1
+        elif (isinstance(n, N.Compare) and n.ops in (("in",), ("not in",))
+              and isinstance(n.operands[1], N.Name) and n.operands[1].id == param):
+            allowed += 1
+    return uses == allowed
+
+
+def _exact(v: Any) -> bool:
+    """Whether a result is the same whatever order it was computed in (no float rounding)."""
+    if type(v) is list:
+        return all(_exact(x) for x in v)
+    return type(v) is not float
 
 
 def _memoize_pure(functions: dict[str, UserFn]) -> None:
@@ -696,6 +726,25 @@ def _memoize_pure(functions: dict[str, UserFn]) -> None:
         inner = uf.fn
         cache: dict[Any, Any] = {}
 
+        if len(uf.params) == 1 and uf.order_free == (True,):
+            def memo_set(S: Any, a: Any, inner: Any = inner,
+                         cache: dict[Any, Any] = cache) -> Any:
+                try:
+                    key = tuple(sorted(a)) if type(a) is list else a
+                    return cache[key]
+                except KeyError:
+                    pass
+                except TypeError:  # cannot be sorted or be a key: just compute
+                    return inner(S, a)
+                v = inner(S, a)
+                if len(cache) >= MEMO_LIMIT:
+                    cache.clear()
+                if _exact(v):
+                    cache[key] = v
+                return v
+
+            uf.fn = memo_set
+            continue
         if len(uf.params) == 1:
             def memo1(S: Any, a: Any, inner: Any = inner, cache: dict[Any, Any] = cache) -> Any:
                 key = tuple(a) if type(a) is list else a

@@ -1,10 +1,12 @@
-"""Stage 4/5: check names and types of parsed rules text and compile it to Python closures.
+"""Stage 4/5: check names and types of parsed rules text and compile it to Python.
 
-Every expression becomes a closure ``f(S, F)`` over the state ``S`` and a frame list ``F`` of
-local slots whose indices are fixed at compile time; every statement becomes a closure that
-changes ``S``. Names are resolved once, here: a name that is not a local, a declared item of the
-rules file or a built-in is an error with a "did you mean". Types are inferred bottom-up (loosely:
-``any`` where it cannot tell) to catch wrong arguments before anyone plays.
+Every expression becomes a ``Src`` (``codegen.py``): Python source over the state ``S`` and a
+frame list ``F`` of local slots whose indices are fixed at compile time, into which its parent
+splices it, so that one rule becomes one generated function. Every block of effects becomes one
+generated ``def``. The few constructs without a template stay closures ``f(S, F)`` that the
+generated code calls. Names are resolved once, here: a name that is not a local, a declared item
+of the rules file or a built-in is an error with a "did you mean". Types are inferred bottom-up
+(loosely: ``any`` where it cannot tell) to catch wrong arguments before anyone plays.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ STATE_FUNCS: dict[str, tuple[int, int, str, str, bool]] = {
     "end_round": (1, 1, "n", "none", True),
     "log": (1, 1, "x", "none", True),
 }
+_CMP_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 STATE_KWARGS = {"move": ("at", "face"), "deal": ("start", "face")}
 KNOWN_KWARGS = frozenset(
     {k for b in PURE.values() for k in b.kwargs}
@@ -76,6 +79,8 @@ class UserFn:
     calls: set[str] = field(default_factory=set)
     ret: str = "any"
     pure: bool = False
+    # per parameter: whether the order of a list passed there cannot change the result
+    order_free: tuple[bool, ...] = ()
 
 
 @dataclass
@@ -484,9 +489,12 @@ class Compiler:
             op = ops[0]
             if op in ("in", "not in") and bt in ("int", "num", "bool", "card", "seat"):
                 self.err(f"'{op}' needs a list on its right, not {bt}", n.operands[1].span)
+            if op not in _CMP_OPS:  # the grammar's own operators, never other text
+                raise AssertionError(op)
             return self.gen("({0} " + op + " {1})", a, b), "bool"
         # a chain a < b <= c: Python's own chains evaluate each operand once, as promised
-        assert all(o in ("==", "!=", "<", "<=", ">", ">=") for o in ops)
+        if not all(o in _CMP_OPS[:6] for o in ops):
+            raise AssertionError(ops)
         fmt = "({0}" + "".join(f" {o} {{{i + 1}}}" for i, o in enumerate(ops)) + ")"
         return self.gen(fmt, *[f for f, _ in fs]), "bool"
 

@@ -82,6 +82,44 @@ def test_rules_text_reaches_no_python(tmp_path: Path, expr: str, fragment: str) 
     refused(p, fragment)
 
 
+def test_generated_python_holds_no_rules_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    # the compiler generates Python source from the checked AST; strings, names and numbers of
+    # the rules file reach it only as constants of its namespace, never as source text
+    from rulelang import codegen
+
+    sources: list[str] = []
+    lam, define = codegen.Namespace.lam, codegen.Namespace.define
+    monkeypatch.setattr(codegen.Namespace, "lam",
+                        lambda self, src: sources.append(src) or lam(self, src))
+    monkeypatch.setattr(codegen.Namespace, "define", lambda self, name, lines:
+                        sources.extend(lines) or define(self, name, lines))
+    marker = "zq_marker"
+    p = write(tmp_path / "m.yaml", """extends: thirty-one
+data:
+  zq_marker_data: {zq_marker_field: 1}
+globals:
+  zq_marker_g: "'zq_marker __import__(1)'"
+functions:
+  zq_marker_f(zq_marker_p): >-
+    size([x for x in zq_marker_p]) + zq_marker_data.zq_marker_field
+    + 1234.5678
+round:
+  start:
+    - gather(stock); shuffle(stock)
+    - zq_marker_g = zq_marker_f(hand[dealer])
+    - deal(stock, hand, 3)
+    - move(top(stock), discard)
+""")
+    game = rulelang.load(str(p))
+    s = game.new_state(4, seed=1)
+    while not s.is_over() and s.decisions < 200:
+        s.apply_index(0)
+    assert sources and any("S.g[" in src for src in sources)
+    for src in sources:
+        assert marker not in src and "__import__" not in src and "1234.5678" not in src
+
+
 def test_attribute_access_at_run_time_only_reads_the_language_data(tmp_path: Path) -> None:
     # a name of unknown type passes the checker; at run time only card attributes, record
     # fields and a group's owner/number can be read, never a Python attribute
