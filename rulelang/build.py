@@ -460,6 +460,7 @@ class Builder:
             uf.pure = not effect and not c.touch
             _install(uf, fn, base)
         _memoize_pure(functions)
+        c.functions_final = True
 
         copies: Unit | int
         if isinstance(copies_raw, int):

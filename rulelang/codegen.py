@@ -41,7 +41,7 @@ class Namespace:
     def __init__(self) -> None:
         self.ns: dict[str, Any] = {
             "__builtins__": {"len": len, "any": any, "all": all, "list": list, "range": range,
-                             "type": type},
+                             "type": type, "int": int},
             "_work": _work, "_seat": _seat, "_tick": _tick, "_dealer": _dealer,
             "RulesError": RulesError, "RuntimeRulesError": RuntimeRulesError,
             "PY_ERRORS": PY_ERRORS,

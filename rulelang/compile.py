@@ -11,6 +11,7 @@ of the rules file or a built-in is an error with a "did you mean". Types are inf
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -182,6 +183,8 @@ class Compiler:
         self.touch = False
         # the generated code's constants and helpers (see codegen.py)
         self.cg = Namespace()
+        # set once every function of the rules file is installed: calls can then bind it
+        self.functions_final = False
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -375,7 +378,11 @@ class Compiler:
         """Template text for a seat index: checked, unless the engine guarantees a seat."""
         if isinstance(idx, Src) and idx.src in ("S.actor", "S.turn", "S.dealer"):
             return "{0}"
-        return "_seat({0}, S.n, " + self.k(name) + ")"
+        check = "_seat({0}, S.n, " + self.k(name) + ")"
+        if isinstance(idx, Src) and re.fullmatch(r"F\[\d+\]", idx.src):
+            # a local is cheap to read twice: check it inline, call only to report
+            return "({0} if type({0}) is int and 0 <= {0} < S.n else " + check + ")"
+        return check
 
     def e_Slice(self, n: N.Slice, sc: Scope) -> tuple[Fn, str]:
         obj, t = self.expr(n.obj, sc)
@@ -721,6 +728,8 @@ class Compiler:
         if uf.effect and not getattr(self, "_in_stmt", False):
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
+        if self.functions_final and uf.fn is not None:
+            return self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {}), uf.ret
         # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
         return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
 

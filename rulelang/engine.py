@@ -801,7 +801,17 @@ class State:
         return 0
 
     def fx_shuffle(self, zid: int) -> None:
-        self.rng.shuffle(self.zones[zid])
+        # random.shuffle's own algorithm and draws, so the same seed deals the same cards,
+        # without its method call per card
+        x = self.zones[zid]
+        bits = self.rng.getrandbits
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = bits(k)
+            while j >= n:
+                j = bits(k)
+            x[i], x[j] = x[j], x[i]
 
     def fx_gather(self, zid: int) -> None:
         dest = self.zones[zid]
@@ -864,6 +874,22 @@ class State:
     # ------------------------------------------------------------------ checks
     def check_invariants(self) -> list[str]:
         """Problems with the state: a card in no zone or in two, a conserved sum that changed."""
+        # the fast proof first (simulate --check runs this after every decision): rebuild
+        # where each card is from the zones and compare; only a mismatch takes the slow path
+        n = self.ncards
+        loc = [-1] * n
+        count = 0
+        try:
+            for z, cs in enumerate(self.zones):
+                count += len(cs)
+                if cs and min(cs) < 0:  # a negative index would pass for a card
+                    count = -1
+                for c in cs:
+                    loc[c] = z
+        except (IndexError, TypeError):
+            count = -1
+        if count == n and loc == self.loc:
+            return []
         problems = []
         seen = [0] * self.ncards
         for z, cs in enumerate(self.zones):
