@@ -724,61 +724,43 @@ def _memoize_pure(functions: dict[str, UserFn]) -> None:
     for uf in functions.values():
         if not uf.pure or uf.fn is None:
             continue
-        inner = uf.fn
-        cache: dict[Any, Any] = {}
+        uf.fn = _memo(uf.fn, len(uf.params), uf.order_free)
 
-        if len(uf.params) == 1 and uf.order_free == (True,):
-            def memo_set(S: Any, a: Any, inner: Any = inner,
-                         cache: dict[Any, Any] = cache) -> Any:
-                try:
-                    key = tuple(sorted(a)) if type(a) is list else a
-                    return cache[key]
-                except KeyError:
-                    pass
-                except TypeError:  # cannot be sorted or be a key: just compute
-                    return inner(S, a)
-                v = inner(S, a)
-                if len(cache) >= MEMO_LIMIT:
-                    cache.clear()
-                if _exact(v):
-                    cache[key] = v
-                return v
 
-            uf.fn = memo_set
-            continue
-        if len(uf.params) == 1:
-            def memo1(S: Any, a: Any, inner: Any = inner, cache: dict[Any, Any] = cache) -> Any:
-                key = tuple(a) if type(a) is list else a
-                try:
-                    return cache[key]
-                except KeyError:
-                    pass
-                except TypeError:  # an argument that cannot be a key: just compute
-                    return inner(S, a)
-                v = inner(S, a)
-                if len(cache) >= MEMO_LIMIT:
-                    cache.clear()
-                cache[key] = v
-                return v
-
-            uf.fn = memo1
-            continue
-
-        def memo(S: Any, *args: Any, inner: Any = inner, cache: dict[Any, Any] = cache) -> Any:
-            key = tuple(tuple(a) if type(a) is list else a for a in args)
-            try:
-                return cache[key]
-            except KeyError:
-                pass
-            except TypeError:  # an argument that cannot be a key: just compute
-                return inner(S, *args)
-            v = inner(S, *args)
-            if len(cache) >= MEMO_LIMIT:
-                cache.clear()
-            cache[key] = v
-            return v
-
-        uf.fn = memo
+def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
+    """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
+    lists become tuples in the key, sorted where their order cannot matter (``_order_free``);
+    such a result is kept only when exact (see ``_exact``). An argument that cannot be part of
+    a key (a record) means the call is just computed."""
+    params = [f"a{i}" for i in range(k)]
+    keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
+            else f"(tuple({p}) if type({p}) is list else {p})"
+            for p, k_free in zip(params, order_free or (False,) * k)]
+    key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
+    if k == 0:
+        key = "()"
+    args = ", ".join(["S", *params])
+    keep = "if _exact(v): " if any(order_free) else ""
+    src = "\n".join([
+        f"def _m({args}):",
+        "    try:",
+        f"        key = {key}",
+        "        return cache[key]",
+        "    except KeyError:",
+        "        pass",
+        "    except TypeError:",
+        f"        return inner({args})",
+        f"    v = inner({args})",
+        f"    if len(cache) >= {MEMO_LIMIT}:",
+        "        cache.clear()",
+        f"    {keep}cache[key] = v",
+        "    return v"])
+    ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
+                                           "len": len, "list": list, "KeyError": KeyError,
+                                           "TypeError": TypeError},
+                          "inner": inner, "cache": {}, "_exact": _exact}
+    exec(compile(src, "<memo>", "exec"), ns)
+    return ns["_m"]
 
 
 def _calls_super(body: Any, effect: bool, span: Span) -> bool:

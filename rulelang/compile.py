@@ -301,10 +301,8 @@ class Compiler:
             return (lambda S, F: None), "any"
         key = n.name
         ctable = getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
-        obj = fn_of(obj)
 
-        def attr(S: Any, F: list) -> Any:
-            o = obj(S, F)
+        def attr(o: Any) -> Any:
             if type(o) is int and ctable is not None and 0 <= o < len(ctable):
                 return ctable[o]  # a card whose type the checker could not tell
             if isinstance(o, dict):
@@ -320,7 +318,12 @@ class Compiler:
                 return getattr(o, key)
             raise RuntimeRulesError(f"cannot take '.{key}' of this value")
 
-        return attr, "any"
+        fa = self.k(attr)
+        if ctable is not None and isinstance(obj, Src) and re.fullmatch(r"F\[\d+\]", obj.src):
+            # mostly a card: look it up inline, call for anything else
+            return self.gen(f"({self.k(ctable)}[{{0}}] if type({{0}}) is int and "
+                            f"0 <= {{0}} < {len(ctable)} else {fa}({{0}}))", obj), "any"
+        return self.gen(fa + "({0})", obj), "any"
 
     def e_Index(self, n: N.Index, sc: Scope) -> tuple[Fn, str]:
         sym = self.sym

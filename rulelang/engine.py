@@ -120,6 +120,8 @@ class State:
         # with one pack, different legal entries always have different texts, so bots that
         # count moves need no texts at all
         self._unique = game.copies == 1 and game.deck.jokers <= 1
+        self._moves: list[tuple[ActionDef, tuple]] = []
+        self._moves_of: Any = None  # the entries list that _moves was made from
         self._deal_override = deal
         self.last_ended_by: str | None = None
         # one entry per finished round: (ended_by, turns, dealer, counter change per seat)
@@ -206,7 +208,7 @@ class State:
             if self._entries is None:
                 self._compute_legal()
             return len(self._entries or ())
-        return len(self.legal_moves())
+        return len(self._distinct())
 
     def apply_index(self, i: int) -> None:
         """Play the i-th move of ``legal_moves()`` without building the move texts; what a
@@ -214,11 +216,40 @@ class State:
         if self.status != "play":
             raise IllegalMove("no move can be played now")
         if not self._unique:
-            self._apply_entry(*self._legal_entries()[i])
+            self._apply_entry(*self._distinct()[i])
             return
         if self._entries is None:
             self._compute_legal()
         self._apply_entry(*self._entries[i])  # type: ignore[index]
+
+    def _distinct(self) -> list[tuple[ActionDef, tuple]]:
+        """The legal entries, one per move text (equal cards of several packs are one move),
+        in the order of ``legal_moves()``, found without building most texts."""
+        if self._entries is None:
+            self._compute_legal()
+        entries = self._entries
+        if self._moves_of is not entries:
+            seen: set[str] = set()
+            out = []
+            for e in entries or ():
+                k = self._move_key(*e)
+                if k not in seen:
+                    seen.add(k)
+                    out.append(e)
+            self._moves, self._moves_of = out, entries
+        return self._moves
+
+    def _move_key(self, action: ActionDef, args: tuple) -> str:
+        """Exactly ``canon_move`` of the move's text; for cards the mover can see, the names
+        are the text, so only other arguments need it rendered."""
+        parts = [canon_move(action.name)]
+        names = self.game.tables.name
+        for spec, v in zip(action.args, args):
+            if spec[2] == "card" and type(v) is int and self.visible(v, self.actor):
+                parts.append(names[v])
+            else:
+                return canon_move(self._text_of(action, args))
+        return " ".join(parts)
 
     def apply(self, move: str) -> None:
         """Play a move given as its text. An illegal move raises ``IllegalMove`` and leaves
@@ -235,11 +266,6 @@ class State:
             raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now; "
                               f"legal: {legal}")
         self._apply_entry(*entry)
-
-    def _legal_entries(self) -> list[tuple[ActionDef, tuple]]:
-        if self._legal is None:
-            self._compute_texts()
-        return list((self._legal or {}).values())
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1

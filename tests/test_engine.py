@@ -13,6 +13,8 @@ import pytest
 import rulelang
 from rulelang.errors import IllegalMove, UsageError
 
+from .helpers import rules_files
+
 MAX_DECISIONS = 20_000
 
 
@@ -455,3 +457,21 @@ def test_view_does_not_reveal_hidden_cards_through_globals(tmp_path: Any) -> Non
         shown = s.view(seat)["globals"]["peek"]
         assert shown != top and shown != g.tables.name[top]
         assert g.tables.name[top] not in tokens(s.view(seat))
+
+
+@pytest.mark.parametrize("path", rules_files(), ids=lambda p: p.stem)
+def test_move_count_and_index_agree_with_the_texts(path: Any) -> None:
+    # num_moves/apply_index find distinct moves without texts; they must be exactly the
+    # moves legal_moves() lists, in the same order (several packs have equal cards)
+    game = rulelang.load(str(path))
+    rng = random.Random(7)
+    for seed in range(3):
+        s = game.new_state(game.default_players, seed=seed)
+        a = s.clone()
+        while not s.is_over() and s.decisions < 300:
+            texts = a.legal_moves()
+            assert s.num_moves() == len(texts)
+            i = rng.randrange(len(texts))
+            s.apply_index(i)
+            a.apply(texts[i])
+            assert s.history[-1] == a.history[-1]
