@@ -27,6 +27,7 @@ VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
 
 _CANON: dict[str, str] = {}
 _NO_FRAME: list = []  # the frame of code with no locals: nothing ever writes to it
+_BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
 
 
 def _cards_in(args: tuple) -> list[int]:
@@ -831,9 +832,10 @@ class State:
         # without its method call per card
         x = self.zones[zid]
         bits = self.rng.getrandbits
+        blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
         for i in range(len(x) - 1, 0, -1):
             n = i + 1
-            k = n.bit_length()
+            k = blen[n]
             j = bits(k)
             while j >= n:
                 j = bits(k)
