@@ -39,6 +39,29 @@ def run_rulelang(games: int, players: int, seed: int) -> tuple[int, int, float]:
     return decisions, rounds, time.perf_counter() - t0
 
 
+def search_costs(games: int) -> dict[str, float]:
+    """What a search bot pays: one ``clone()``, one ``determinize()`` (a sample of the hidden
+    cards), and the decisions per second of one greedy seat against three random ones."""
+    import timeit
+
+    import rulelang
+    from rulelang import sim
+
+    game = rulelang.load("thirty-one")
+    s = game.new_state(4, seed=3, record=False)
+    for _ in range(3):
+        s.apply_index(0)
+    n = 2000
+    clone_us = timeit.timeit(s.clone, number=n) / n * 1e6
+    rng = random.Random(1)
+    det_us = timeit.timeit(lambda: s.determinize(s.current_player(), rng), number=n) / n * 1e6
+    t0 = time.perf_counter()
+    d = sum(sim.play_one(game, 4, ["greedy", "random", "random", "random"], 0, i)["decisions"]
+            for i in range(games))
+    return {"clone_us": round(clone_us, 2), "determinize_us": round(det_us, 2),
+            "greedy_table_decisions_per_sec": round(d / (time.perf_counter() - t0))}
+
+
 def run_hand(games: int, players: int, seed: int) -> tuple[int, int, float]:
     t0 = time.perf_counter()
     r = handwritten31.play_games(games, players, seed)
@@ -67,6 +90,7 @@ def main() -> None:
     out["rulelang"] = {"decisions_per_sec": round(rd / rs), "rounds_per_sec": round(rr / rs)}
     out["ratio_decisions"] = round((rd / rs) / (hd / hs), 4)
     out["ratio_rounds"] = round((rr / rs) / (hr / hs), 4)
+    out["search"] = search_costs(2 if a.smoke else 20)
 
     checks = {}
     for f in sorted((ROOT / "games").glob("*.yaml")):
@@ -87,6 +111,7 @@ def main() -> None:
     print(f"  rulelang:     {out['rulelang']}")
     print(f"  ratio (decisions/sec): {out['ratio_decisions']}")
     print(f"  ratio (rounds/sec):    {out['ratio_rounds']}")
+    print(f"search bot costs: {out['search']}")
     print("rulelang check, cold process (s):")
     for k, v in checks.items():
         print(f"  {k}: {v}")
