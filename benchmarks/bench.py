@@ -97,7 +97,7 @@ def main() -> None:
         checks[f.stem] = round(cli("check", str(f.relative_to(ROOT))), 3)
     out["check_seconds_cold"] = checks
     out["test_games_seconds"] = round(cli("test", "games"), 2)
-    sim_games = "40" if a.smoke else "4000"
+    sim_games = "40" if a.smoke else "6000"
     w1 = cli("simulate", "thirty-one", "--games", sim_games, "--json", "--workers", "1")
     w2 = cli("simulate", "thirty-one", "--games", sim_games, "--json", "--workers", "2")
     out["simulate_workers"] = {"games": int(sim_games), "w1_seconds": round(w1, 2),
