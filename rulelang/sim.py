@@ -82,6 +82,12 @@ def conserved_problems(state: Any) -> list[str]:
 _GAMES: dict[str, Any] = {}  # compiled games by run key: inherited by forked workers
 
 
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _worker(args: tuple) -> list[dict[str, Any]]:
     path, options, players, agents, seed, lo, hi, check, extra = args
     key = repr((path, sorted(options.items())))
@@ -133,7 +139,9 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
         jobs = [(path, options, players, agents, seed, lo, min(games, lo + chunk), check, extra)
                 for lo in range(0, games, chunk)]
         ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
-        with ctx.Pool(workers) as pool:
+        # Ctrl-C is the parent's to handle (a clean message, exit 130): workers ignore it
+        # rather than each printing its own traceback
+        with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
             for recs in pool.imap(_worker, jobs):
                 for r in recs:
                     records.append(keep(r, len(records)))
