@@ -85,6 +85,20 @@ def test_simulate_sigint_no_traceback() -> None:
     assert proc.returncode != 0
 
 
+def test_simulate_with_workers_ctrl_c_in_a_terminal() -> None:
+    # a terminal's Ctrl-C reaches the whole process group, workers included: only the
+    # parent answers (exit 130), no worker prints a traceback, none is left running
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb")
+    proc = subprocess.Popen([RULELANG, "simulate", "thirty-one", "--games", "100000",
+                             "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, start_new_session=True)
+    time.sleep(4)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert "Traceback" not in out + err and "ForkPoolWorker" not in err, err
+    assert proc.returncode == 130
+
+
 @pytest.mark.parametrize("args", [
     ["score", "thirty-one", "ZZ"], ["score", "thirty-one", "AS", "AS"],
     ["score", "thirty-one", "♠A"], ["score", "thirty-one", ""], ["score", "thirty-one", "-1"],
