@@ -80,7 +80,18 @@ def main() -> None:
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--profile", action="store_true",
+                    help="only profile rulelang's random games (cProfile, by cumulative time)")
     a = ap.parse_args()
+    if a.profile:
+        import cProfile
+        import pstats
+
+        run_rulelang(50, 4, 2)  # warm the memo caches first
+        prof = cProfile.Profile()
+        prof.runcall(run_rulelang, 300, 4, 1)
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+        return
     games = 20 if a.smoke else a.games
     out: dict[str, object] = {}
 
