@@ -475,3 +475,21 @@ def test_move_count_and_index_agree_with_the_texts(path: Any) -> None:
             s.apply_index(i)
             a.apply(texts[i])
             assert s.history[-1] == a.history[-1]
+
+
+def test_shuffle_deals_as_random_shuffle_does() -> None:
+    # the engine's shuffle avoids random.shuffle's per-card call but must draw the same
+    # numbers and give the same order: a seed deals the same cards as before
+    from rulelang.engine import State
+
+    for seed in range(100):
+        for size in (0, 1, 2, 52, 104, 1500):
+            expected = list(range(size))
+            r1 = random.Random(seed)
+            r1.shuffle(expected)
+            s = State.__new__(State)
+            s.zones = [list(range(size))]
+            s.rng = random.Random(seed)
+            s.fx_shuffle(0)
+            assert s.zones[0] == expected
+            assert s.rng.random() == r1.random()
