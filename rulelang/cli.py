@@ -357,6 +357,10 @@ def main() -> None:
     """Console entry point: Typer, with every failure turned into a message and an exit code."""
     try:
         app(standalone_mode=True)
+    except SystemExit as e:
+        if e.code == 130:  # Typer turns Ctrl-C into a silent exit 130: say what happened
+            _echo_err("interrupted")
+        raise
     except KeyboardInterrupt:
         _echo_err("interrupted")
         sys.exit(130)

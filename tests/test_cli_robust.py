@@ -97,6 +97,7 @@ def test_simulate_with_workers_ctrl_c_in_a_terminal() -> None:
     out, err = proc.communicate(timeout=30)
     assert "Traceback" not in out + err and "ForkPoolWorker" not in err, err
     assert proc.returncode == 130
+    assert err.strip().endswith("interrupted"), err
 
 
 @pytest.mark.parametrize("args", [
