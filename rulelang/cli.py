@@ -202,6 +202,10 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
                                            "(default 20,000,000)"),
              max_round_steps: int = typer.Option(None, help="engine steps allowed per round "
                                                  "(default 200,000)"),
+             max_moves: int = typer.Option(None, help="legal moves allowed in one decision "
+                                           "(default 5,000)"),
+             max_rounds: int = typer.Option(None, help="rounds allowed in one match "
+                                            "(default 1,000,000)"),
              allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
              ) -> None:
     """Bot-vs-bot games and their statistics."""
@@ -214,7 +218,9 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         g = _load_game(game, opts, allow_any_path)
         limits = {}
         for flag, key, v in (("--max-steps", "max_game_steps", max_steps),
-                             ("--max-round-steps", "max_round_steps", max_round_steps)):
+                             ("--max-round-steps", "max_round_steps", max_round_steps),
+                             ("--max-moves", "max_moves", max_moves),
+                             ("--max-rounds", "max_rounds", max_rounds)):
             if v is not None:
                 if v < 1:
                     raise UsageError(f"{flag} must be at least 1")

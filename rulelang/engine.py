@@ -69,6 +69,7 @@ class State:
                  start: dict[str, Any] | None = None, deal: dict[str, Any] | None = None,
                  auto_continue: bool = True, record: bool = True,
                  max_round_steps: int = MAX_ROUND_STEPS, max_game_steps: int = MAX_GAME_STEPS,
+                 max_moves: int = MAX_MOVES, max_rounds: int = MAX_ROUNDS,
                  _blank: bool = False) -> None:
         if _blank:
             return
@@ -83,6 +84,8 @@ class State:
         self.auto_continue = auto_continue
         self.record = record
         self.max_round_steps = max_round_steps
+        self.max_moves = max_moves
+        self.max_rounds = max_rounds
         self.max_game_steps = max_game_steps
         self.zvis = [VIS_CODE[z.visibility] for z in game.zones for _ in
                      range(game.max_players if z.per_player else 1)]
@@ -366,8 +369,8 @@ class State:
     def _start_round(self) -> None:
         g = self.game
         self.round += 1
-        if self.round > MAX_ROUNDS:
-            raise RuntimeRulesError(f"the match went on for more than {MAX_ROUNDS} rounds")
+        if self.round > self.max_rounds:
+            raise RuntimeRulesError(f"the match went on for more than {self.max_rounds} rounds")
         self.round_steps = 0
         self.turns = 0
         self.ended_by = None
@@ -514,9 +517,9 @@ class State:
                 except Exception as e:
                     raise RuntimeRulesError(f"{type(e).__name__}: {e}", action.when_span) \
                         from None
-                if len(entries) > MAX_MOVES:
+                if len(entries) > self.max_moves:
                     raise RuntimeRulesError(
-                        f"more than {MAX_MOVES} legal moves in phase '{self.phase}'",
+                        f"more than {self.max_moves} legal moves in phase '{self.phase}'",
                         action.span)
         if not entries and self.status == "play":
             raise RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}'")

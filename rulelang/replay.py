@@ -142,7 +142,7 @@ def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow
     if "game_seed" in rec and rec["game_seed"] != gs:
         return f"the logged game_seed {rec['game_seed']} is not the seed of game {index}"
     limits = {k: int(v) for k, v in (rec.get("limits") or {}).items()
-              if k in ("max_round_steps", "max_game_steps")}
+              if k in ("max_round_steps", "max_game_steps", "max_moves", "max_rounds")}
     state = game.new_state(int(rec["players"]), seed=gs, record=False, **limits)
     for k, (seat, move) in enumerate(rec["moves"], 1):
         if state.is_over():

@@ -255,3 +255,19 @@ def test_moves_per_decision_limit(tmp_path: Path) -> None:
         game.new_state(2, seed=0).legal_moves()
     assert f"more than {engine.MAX_MOVES} legal moves" in info.value.message
     assert "'waiting'" in info.value.message
+    # the flag raises it: the same file then plays
+    r = run_cli("simulate", str(tmp_path / "moves.yaml"), "--games", "1",
+                "--max-moves", str(engine.MAX_MOVES + 20), "--max-round-steps", "50")
+    assert "legal moves" not in r.stderr, output(r)
+    assert "round ran more than 50 steps" in r.stderr
+
+
+def test_rounds_and_moves_flags() -> None:
+    r = run_cli("simulate", "thirty-one", "--games", "1", "--max-rounds", "2")
+    assert r.returncode == 1 and "the match went on for more than 2 rounds" in r.stderr, output(r)
+    r = run_cli("simulate", "tonk", "--games", "1", "--max-moves", "3")
+    assert r.returncode == 1 and "more than 3 legal moves" in r.stderr, output(r)
+    for bad in (["--max-moves", "0"], ["--max-rounds", "-1"]):
+        r = run_cli("simulate", "thirty-one", "--games", "1", *bad)
+        assert r.returncode == 2, output(r)
+        assert_no_traceback(r)
