@@ -240,7 +240,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
             except OSError as e:
                 raise UsageError(f"--record: cannot write {record}: {e.strerror}") from None
         more: dict[str, Any] = {"record_to": log, "limits": limits,
-                                "allow_any_path": allow_any_path}
+                                "allow_any_path": allow_any_path, "game": g}
         if show_bar:
             from rich.progress import Progress
 

@@ -103,15 +103,18 @@ def _worker(args: tuple) -> list[dict[str, Any]]:
 def run(path: str, options: dict[str, Any], players: int, games: int, agents: list[str],
         seed: int = 0, workers: int = 1, check: bool = False,
         progress: Callable[[int], None] | None = None, record_to: Any = None,
-        limits: dict[str, int] | None = None, allow_any_path: bool = False) -> dict[str, Any]:
+        limits: dict[str, int] | None = None, allow_any_path: bool = False,
+        game: Any = None) -> dict[str, Any]:
     """Simulate ``games`` games and return the statistics as one JSON-ready dict.
     ``record_to`` (a writable text file) receives one JSON line per game for ``rulelang
-    replay``; ``limits`` are the engine's step limits."""
+    replay``; ``limits`` are the engine's step limits; ``game``, if given, is the compiled
+    game of ``path`` and ``options`` (the caller loaded it already)."""
     from . import load
 
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
-    game = load(path, options, allow_any_path)
+    if game is None:
+        game = load(path, options, allow_any_path)
     _GAMES[repr((path, sorted(options.items())))] = game
     record = record_to is not None
     extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path}
