@@ -78,17 +78,8 @@ class Unit:
         fn, n, span = self.fn, self.nslots, self.span
         if isinstance(fn, Src):
             # one generated function: frame, expression and the error located at the unit
-            ns = fn.ns
-            frame = "_NOF" if n == 0 else f"[None] * {n}"
-            ns.ns["_NOF"] = _NO_FRAME
-            self.call = ns.define("_u", [
-                "def _u(S):",
-                f"    F = {frame}",
-                "    try:",
-                f"        return {fn.src}",
-                "    except PY_ERRORS as e:",
-                f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {ns.k(span)})"
-                " from None"])
+            frame = fn.ns.k(_NO_FRAME) if n == 0 else f"[None] * {n}"
+            self.call = fn.ns.function([], frame, fn, span)
             return
         fn = fn_of(fn)
         # a unit with no locals needs no frame: share one empty list (nothing can write to it)
@@ -643,18 +634,9 @@ def _install(uf: UserFn, fn: Any, base: str) -> None:
         uf.fn = proc
         return
     if isinstance(fn, Src):
-        ns = fn.ns
         params = [f"a{i}" for i in range(k)]
         frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
-        where = ns.k(f" (in '{uf.name}')")
-        uf.fn = ns.define("_f", [
-            f"def _f({', '.join(['S', *params])}):",
-            f"    F = {frame}",
-            "    try:",
-            f"        return {fn.src}",
-            "    except PY_ERRORS as e:",
-            f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}' + {where}, "
-            f"{ns.k(span)}) from None"])
+        uf.fn = fn.ns.function(params, frame, fn, span, f" (in '{uf.name}')")
         return
     fn = fn_of(fn)
     if k == 1 and n == 1:

@@ -69,6 +69,20 @@ class Namespace:
         """Compile ``lambda S, F: src`` (src is generated; see the module docstring)."""
         return eval(compile(f"lambda S, F: {src}", "<rules>", "eval"), self.ns)
 
+    def function(self, params: list[str], frame: str, src: Src, span: Any,
+                 where: str = "") -> Any:
+        """``def f(S, *params)`` that sets up the frame and returns the expression ``src``; a
+        Python error inside becomes a rules error at ``span`` (``where`` appended to it)."""
+        suffix = f" + {self.k(where)}" if where else ""
+        return self.define("_f", [
+            f"def _f({', '.join(['S', *params])}):",
+            f"    F = {frame}",
+            "    try:",
+            f"        return {src.src}",
+            "    except PY_ERRORS as e:",
+            f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}'{suffix}, "
+            f"{self.k(span)}) from None"])
+
     def define(self, name: str, lines: list[str]) -> Any:
         """Compile a generated ``def`` and return the function named ``name``."""
         local: dict[str, Any] = {}
