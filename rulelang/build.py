@@ -12,7 +12,7 @@ from typing import Any
 
 from . import nodes as N
 from .cards import Deck, DeckTables, rank_text
-from .codegen import Src, fn_of
+from .codegen import Namespace, Src, fn_of, src_of
 from .compile import Compiler, Scope, Symbols, UserFn
 from .errors import (
     CheckError,
@@ -54,6 +54,10 @@ class ActionDef:
     nslots: int
     span: Span
     when_span: Span
+    # the compiled ``when`` and argument options as the compiler gave them (``Src`` where it
+    # could), for the phase's generated legal-move function
+    when_src: Any = None
+    arg_srcs: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -64,6 +68,7 @@ class PhaseDef:
     actions: list[ActionDef]
     nslots: int
     span: Span
+    legal: Fn | None = None  # S -> the legal (action, arguments) entries, in order
 
 
 @dataclass
@@ -153,10 +158,8 @@ class Game:
     # false is refused before it starts
     requires: list[tuple[str, Unit]] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        # the engine checks every trigger after every step: call the generated functions directly
-        self.trigger_calls = [(name, when.call, do.call if do is not None else None, ends)
-                              for name, when, do, ends in self.triggers]
+    # S -> whether a trigger ended the round (and it was finished); checked after every step
+    check_triggers: Fn | None = None
 
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
                   **kw: Any) -> Any:
@@ -540,6 +543,8 @@ class Builder:
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
         )
+        if not self.errors and not c.errors:
+            game.check_triggers = _triggers_function(c.cg, triggers)
         for k, v in c.global_types.items():
             v = v - {"none"}  # 'none' means no value yet, whatever the kind
             game.global_types[k] = next(iter(v)) if len(v) == 1 else "any"
@@ -587,6 +592,7 @@ class Builder:
             a = a or YMap()
             sc = Scope(in_action=True)
             args: list[tuple[str, Any, str, int]] = []
+            arg_srcs: list[Any] = []
             argdoc = a.get("args") or YMap()
             for argname, argexpr in argdoc.items():
                 tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
@@ -594,10 +600,12 @@ class Builder:
                 slot = sc.new_slot(str(argname), _elem_type(typ))
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
-            when = None
+                    arg_srcs.append(fn)
+            when = when_src = None
             if "when" in a:
                 tree = self.parse(a["when"], "expr", a.span_of("when"))
-                when = fn_of(c.expr(tree, sc)[0]) if tree is not None else None
+                when_src = c.expr(tree, sc)[0] if tree is not None else None
+                when = fn_of(when_src) if when_src is not None else None
             do = self.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
             nxt = None
             if "next" in a:
@@ -609,8 +617,75 @@ class Builder:
                     nxt = fn_of(nxt)
                     sc.phase_names = nsc_before
             actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
-                                     a.span_of("when") if "when" in a else aspan))
-        return PhaseDef(name, actor, enter, actions, 0, span)
+                                     a.span_of("when") if "when" in a else aspan,
+                                     when_src, arg_srcs))
+        ph = PhaseDef(name, actor, enter, actions, 0, span)
+        if not self.errors and not c.errors:
+            ph.legal = _legal_function(c.cg, actions)
+        return ph
+
+
+def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
+    """One generated function that lists a phase's legal (action, arguments) entries in
+    order: each action's ``when`` spliced in, one loop per action with one argument (actions
+    with several arguments are enumerated by the engine). A Python error is reported at the
+    ``when`` of the action being listed, and more than ``S.max_moves`` entries at the
+    action."""
+    lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
+    for i, a in enumerate(actions):
+        frame = f"[None] * {a.nslots}" if a.nslots else ns.k(_NO_FRAME)
+        lines += [f"        _a = {i}", f"        F = {frame}"]
+        cond = src_of(a.when_src, ns)[0] if a.when_src is not None else "True"
+        check = ["if len(out) > S.max_moves:",
+                 f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
+                 f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
+        if not a.args:
+            lines += [f"        if {cond}:", f"            out.append({ns.k((a, ()))})",
+                      *("            " + x for x in check)]
+            continue
+        elif len(a.args) == 1 and len(a.arg_srcs) == 1:
+            slot = a.args[0][3]
+            opts = src_of(a.arg_srcs[0], ns)[0]
+            lines += [f"        _o = {opts}",
+                      "        if type(_o) is not list:",
+                      "            _o = [_o]",
+                      f"        for F[{slot}] in _o:",
+                      f"            if {cond}:",
+                      f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
+        else:
+            lines.append(f"        S._enumerate({ns.k(a)}, out)")
+        lines += ["        " + x for x in check]
+    spans = ns.k(tuple(a.when_span for a in actions))
+    lines += ["    except RulesError:", "        raise",
+              "    except Exception as e:",
+              f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {spans}[_a]) "
+              "from None",
+              "    return out"]
+    return ns.define("_legal", lines)
+
+
+def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]]) -> Fn:
+    """One generated function that checks the triggers in order after a step, each ``when``
+    spliced in with its own frame and its errors located at it; the first that ends the round
+    has the round finished. Returns whether it was."""
+    lines = ["def _triggers(S):"]
+    for name, when, do, ends in triggers:
+        frame = f"[None] * {when.nslots}" if when.nslots else ns.k(_NO_FRAME)
+        cond = src_of(when.fn, ns)[0]
+        lines += [f"    F = {frame}", "    try:", f"        _c = {cond}",
+                  "    except PY_ERRORS as e:",
+                  f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
+                  f"{ns.k(when.span)}) from None",
+                  "    if _c:"]
+        if do is not None:
+            lines.append(f"        {ns.k(do.call)}(S)")
+        if ends:
+            lines.append(f"        S._pending_end = {ns.k(name)}")
+        lines += ["        if S._pending_end is not None:",
+                  "            S._finish_round()",
+                  "            return True"]
+    lines.append("    return False")
+    return ns.define("_triggers", lines)
 
 
 def _elem_type(t: str) -> str:

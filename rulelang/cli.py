@@ -290,7 +290,10 @@ def _print_stats(s: dict[str, Any]) -> None:
         con.print(t)
     rpg, tpr = s["rounds_per_game"], s["turns_per_round"]
     con.print(f"rounds per game: mean {rpg['mean']:.2f}, median {rpg['median']:g}")
-    con.print(f"turns per round: mean {tpr['mean']:.2f}, median {tpr['median']:g}")
+    if s["turns"]:  # a game whose phases pass play from seat to seat never ends a turn
+        con.print(f"turns per round: mean {tpr['mean']:.2f}, median {tpr['median']:g}")
+    if s["rounds"]:
+        con.print(f"decisions per round: mean {s['decisions'] / s['rounds']:.2f}")
     ends = ", ".join(f"{k} {v:.1%}" for k, v in s["ended_by_share"].items())
     con.print(f"rounds ended by: {ends}")
     for c, roles in s.get("counter_change_per_round", {}).items():

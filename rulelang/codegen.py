@@ -44,7 +44,7 @@ class Namespace:
                              "type": type, "int": int},
             "_work": _work, "_seat": _seat, "_tick": _tick, "_dealer": _dealer,
             "RulesError": RulesError, "RuntimeRulesError": RuntimeRulesError,
-            "PY_ERRORS": PY_ERRORS,
+            "PY_ERRORS": PY_ERRORS, "Exception": Exception,
         }
         self._ids: dict[int, str] = {}
         self._n = 0

@@ -265,7 +265,7 @@ class Compiler:
     _SPECIAL_SRC: ClassVar[dict[str, str]] = {
         "me": "S.actor", "turn": "S.turn", "dealer": "S.dealer", "phase": "S.phase",
                     "round": "S.round", "turns": "S.turns", "ended_by": "S.ended_by",
-                    "players": "S.players()", "num_players": "S.n",
+                    "players": "S.seated", "num_players": "S.n",
                     "seats": "list(range(S.n))"}
 
     def _special(self, name: str) -> Src:

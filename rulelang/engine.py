@@ -98,6 +98,9 @@ class State:
         # which are created at run time after the static zones
         self.groups: dict[int, list[int]] = {}
         self.active = [True] * players
+        # the seats still in play, in order: rules read it at every step, so it is kept (and
+        # replaced, never changed in place, when a seat is eliminated)
+        self.seated = list(range(players))
         self.g: list[Any] = [None] * len(game.globals)
         self.ctr: list[list[Any]] = [[0] * players for _ in game.counters]
         self.dealer = 0
@@ -363,6 +366,7 @@ class State:
             elif k == "eliminated":
                 for p in v:
                     self.active[p] = False
+                self.seated = [p for p in range(self.n) if self.active[p]]
             else:
                 raise UsageError(f"start: '{k}' is not a counter or global of this game")
 
@@ -444,15 +448,8 @@ class State:
             if self._pending_end is not None:
                 self._finish_round()
                 return
-        for name, when, do, ends in g.trigger_calls:
-            if when(self):
-                if do is not None:
-                    do(self)
-                if ends:
-                    self._pending_end = name
-                if self._pending_end is not None:
-                    self._finish_round()
-                    return
+        if g.check_triggers is not None and g.check_triggers(self):
+            return
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
 
@@ -484,6 +481,8 @@ class State:
         if g.match_over is not None and g.match_over(self):
             self.status = "game_over"
             self.winner = g.match_winner(self) if g.match_winner is not None else None
+            if isinstance(self.winner, list):
+                self.winner = list(self.winner)  # not the state's own list of seats
             if isinstance(self.winner, list) and len(self.winner) == 1:
                 self.winner = self.winner[0]
             elif isinstance(self.winner, list) and not self.winner:
@@ -502,7 +501,10 @@ class State:
     def _compute_legal(self) -> None:
         """The legal (action, arguments) pairs of the phase, in order; texts come later."""
         entries: list[tuple[ActionDef, tuple]] = []
-        if self.status == "play":
+        legal = self.game.phases[self.phase].legal if self.status == "play" else None
+        if legal is not None:
+            entries = legal(self)
+        elif self.status == "play":
             for action in self.game.phases[self.phase].actions:
                 try:
                     if not action.args:
@@ -716,8 +718,7 @@ class State:
 
     # ------------------------------------------------------------------ seats
     def players(self) -> list[int]:
-        a = self.active
-        return [p for p in range(self.n) if a[p]]
+        return list(self.seated)
 
     def next_seat(self, s: int, k: int = 1) -> int:
         d = self.game.direction
@@ -847,6 +848,14 @@ class State:
     def fx_gather(self, zid: int) -> None:
         dest = self.zones[zid]
         up = self.zface[zid]
+        if not self.groups and sum(map(len, self.zones)) == self.ncards:
+            # the whole pack comes back: sorted, that is every card in order
+            for cs in self.zones:
+                cs.clear()
+            dest.extend(range(self.ncards))
+            self.loc = [zid] * self.ncards
+            self.face = [up] * self.ncards
+            return
         for z, cs in enumerate(self.zones):
             if z != zid and cs:
                 dest.extend(cs)
@@ -872,6 +881,23 @@ class State:
         order = self.seats_from(first)
         zones, loc, cface, zface = self.zones, self.loc, self.face, self.zface
         z = zones[src]
+        k = len(order)
+        total = n * k
+        if 0 < total <= len(z) and not base <= src < base + self.game.max_players:
+            # the usual deal: the top n*k cards, every k-th to a seat, in one slice each (each
+            # card goes on top of the hand, so a hand gets its cards in reverse)
+            taken = z[:total]
+            del z[:total]
+            for i, p in enumerate(order):
+                d = base + p
+                cards = taken[i::k]
+                cards.reverse()
+                zones[d][:0] = cards
+                up = zface[d] if face is None else face == "up"
+                for c in cards:
+                    loc[c] = d
+                    cface[c] = up
+            return
         for _ in range(n):
             for p in order:
                 if not z:
@@ -893,6 +919,7 @@ class State:
 
     def fx_eliminate(self, p: int) -> None:
         self.active[p] = False
+        self.seated = [q for q in self.seated if q != p]
 
     def fx_end_round(self, name: str) -> None:
         if self._pending_end is None:
