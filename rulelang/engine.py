@@ -43,6 +43,19 @@ def _cards_in(args: tuple) -> list[int]:
     return out
 
 
+def _shuffle(x: list, bits: Any) -> None:
+    """``random.shuffle(x)``: its own algorithm and draws, so that a seed deals the same cards,
+    without its method call per card."""
+    blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = blen[n]
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 def canon_move(text: str) -> str:
     """A move text in the form used to compare moves: cards canonical, words lower case."""
     key = _CANON.get(text)
@@ -176,6 +189,25 @@ class State:
         except PY_ERRORS as e:
             raise RuntimeRulesError(f"{type(e).__name__}: {e} (while setting up, in phase "
                                     f"'{self.phase}')") from None
+
+    # ------------------------------------------------------------------ chance
+    @property
+    def rng(self) -> random.Random:
+        """The state's random generator, the only source of chance. Ask for it each time it is
+        used: a clone shares its original's generator until one of them draws from it, and
+        drawing goes through this property, which first gives the drawer a copy of its own."""
+        r = self._rng
+        if r is None:
+            r = self._rng = random.Random(self._rng_seed)
+        elif self._rng_shared:
+            r = random.Random.__new__(random.Random)
+            r.setstate(self._rng.getstate())  # no fresh seed from the OS: the state is copied
+            self._rng, self._rng_shared = r, False
+        return r
+
+    @rng.setter
+    def rng(self, r: random.Random) -> None:
+        self._rng, self._rng_shared = r, False
 
     # ------------------------------------------------------------------ public API
     def current_player(self) -> int | None:
@@ -324,6 +356,8 @@ class State:
     def clone(self, share_rng: bool = False) -> State:
         """An independent copy. ``share_rng`` keeps the same RNG object: only for copies made
         from a sample that already has an RNG of its own (a bot's look-ahead)."""
+        if share_rng and self._rng is None:
+            self._rng = self.rng  # made now, so that the copy shares the very object
         s = State.__new__(State)
         d = s.__dict__
         d.update(self.__dict__)
@@ -336,9 +370,9 @@ class State:
         # always a new dict: an empty one shared with the clone would let its melds leak back
         s.groups = {k: v[:] for k, v in self.groups.items()} if self.groups else {}
         if not share_rng:
-            # no fresh seed from the OS (random.Random() would read one): the state is copied
-            s.rng = random.Random.__new__(random.Random)
-            s.rng.setstate(self.rng.getstate())
+            # copy on first use: both share the generator, untouched, until either draws from
+            # it (a look-ahead within a round never does); see ``rng``
+            s._rng_shared = self._rng_shared = True
         s.history = self.history[:] if self.record else []
         s.events = self.events[:] if self.record else []
         s.messages = []
@@ -700,17 +734,23 @@ class State:
         s.record = False
         places: list[tuple[int, int]] = []
         cards: list[int] = []
+        face, zvis, zowner = self.face, self.zvis, self.zowner
         for z, cs in enumerate(s.zones):
+            # what ``visible`` says, zone by zone: public zones and the seat's own are seen
+            v = zvis[z] if cs else 2
+            if v == 2 or (v == 1 and zowner[z] == seat):
+                continue
             for i, c in enumerate(cs):
-                if not self.visible(c, seat):
+                if not face[c] and not (v == 3 and i == 0):
                     places.append((z, i))
                     cards.append(c)
-        rng.shuffle(cards)
+        _shuffle(cards, rng.getrandbits)  # as rng.shuffle(cards) would
         for (z, i), c in zip(places, cards):
             s.zones[z][i] = c
             s.loc[c] = z
             s.face[c] = False
-        s.rng = random.Random(rng.random())
+        # the sample's own generator, seeded now from the bot's and made when first needed
+        s._rng, s._rng_seed, s._rng_shared = None, rng.random(), False
         s._entries = None
         s._legal = None
         s._legal_list = None
@@ -832,18 +872,7 @@ class State:
         return 0
 
     def fx_shuffle(self, zid: int) -> None:
-        # random.shuffle's own algorithm and draws, so the same seed deals the same cards,
-        # without its method call per card
-        x = self.zones[zid]
-        bits = self.rng.getrandbits
-        blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
-        for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            k = blen[n]
-            j = bits(k)
-            while j >= n:
-                j = bits(k)
-            x[i], x[j] = x[j], x[i]
+        _shuffle(self.zones[zid], self.rng.getrandbits)
 
     def fx_gather(self, zid: int) -> None:
         dest = self.zones[zid]

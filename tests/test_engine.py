@@ -6,6 +6,7 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -385,6 +386,56 @@ def test_determinize(game: Any) -> None:
         s.apply(rng.choice(s.legal_moves()))
         steps += 1
     assert moved_any > 0
+
+
+def _reference_sample(s: Any, seat: int, rng: random.Random) -> list[list[int]]:
+    """The zones of a sample as the plain definition makes it: every card ``visible`` does not
+    show the seat, shuffled by ``random.shuffle`` among the places of those cards."""
+    zones = [cs[:] for cs in s.zones]
+    places = [(z, i) for z, cs in enumerate(zones) for i, c in enumerate(cs)
+              if not s.visible(c, seat)]
+    cards = [zones[z][i] for z, i in places]
+    rng.shuffle(cards)
+    for (z, i), c in zip(places, cards):
+        zones[z][i] = c
+    return zones
+
+
+@pytest.mark.parametrize("path", rules_files(), ids=lambda p: p.stem)
+def test_determinize_samples_as_the_definition_does(path: Path) -> None:
+    # determinize finds the unseen cards zone by zone and shuffles them without random.shuffle's
+    # per-card call: it must give exactly the sample the definition gives, and draw the same
+    # numbers from the bot's generator
+    game = rulelang.load(str(path))
+    s = game.new_state(game.default_players, seed=5)
+    rng = random.Random(5)
+    for step in range(40):
+        if s.is_over():
+            break
+        for seat in range(s.n):
+            r1, r2 = random.Random(step * 10 + seat), random.Random(step * 10 + seat)
+            d = s.determinize(seat, r1)
+            assert d.zones == _reference_sample(s, seat, r2)
+            r2.random()  # what determinize draws to seed the sample's own generator
+            assert r1.random() == r2.random()
+        moves = s.legal_moves()
+        s.apply(moves[rng.randrange(len(moves))])
+
+
+def test_a_clone_draws_what_a_copy_of_the_generator_would(game: Any) -> None:
+    # clone() copies the generator only when the clone or its original first draws from it
+    s = game.new_state(4, seed=12)
+    expected = random.Random()
+    expected.setstate(s.rng.getstate())
+    c1 = s.clone()
+    c2 = c1.clone()
+    a = [s.rng.random() for _ in range(3)]
+    b = [c1.rng.random() for _ in range(3)]
+    c = [c2.rng.random() for _ in range(3)]
+    want = [expected.random() for _ in range(3)]
+    assert a == b == c == want
+    # and after a draw, the others are unaffected
+    assert s.rng.random() == c1.rng.random() == expected.random()
 
 
 def test_determinized_state_plays_on(game: Any) -> None:
