@@ -452,7 +452,7 @@ class Builder:
                     uf.order_free = tuple(_order_free(tree, p) for p in uf.params)
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
-            _install(uf, fn, base)
+            _install(uf, fn, base, c.cg)
         _memoize_pure(functions)
         c.functions_final = True
 
@@ -694,7 +694,7 @@ def _elem_type(t: str) -> str:
     return "any"
 
 
-def _install(uf: UserFn, fn: Any, base: str) -> None:
+def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
     n = uf.nslots
     if fn is None:
         uf.fn = lambda S, *a: None
@@ -702,11 +702,11 @@ def _install(uf: UserFn, fn: Any, base: str) -> None:
     k = len(uf.params)
     span = uf.span
     if uf.effect:
-        def proc(S: Any, *args: Any) -> None:
-            F = [None] * n
-            F[:k] = args
-            fn(S, F)
-        uf.fn = proc
+        # a procedure: its statements run on a frame that starts with its arguments
+        params = [f"a{i}" for i in range(k)]
+        frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
+        uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
+                                 f"    {ns.k(fn)}(S, {frame})"])
         return
     if isinstance(fn, Src):
         params = [f"a{i}" for i in range(k)]

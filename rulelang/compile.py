@@ -426,8 +426,12 @@ class Compiler:
     def e_Lambda(self, n: N.Lambda, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
         slot = sc.new_slot(n.param)
-        body = fn_of(self.expr(n.body, sc)[0])
+        body_f = self.expr(n.body, sc)[0]
         sc.slots, sc.types = saved
+        if isinstance(body_f, Src):
+            # a Python lambda over the enclosing S and F: it stores its argument in its slot
+            return self.gen(f"(lambda _v: F.__setitem__({slot}, _v) or {{0}})", body_f), "fn"
+        body = fn_of(body_f)
 
         def make(S: Any, F: list) -> Callable[[Any], Any]:
             def f(v: Any) -> Any:

@@ -11,6 +11,7 @@ flow never ends, naming the phase where it spun.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 from .build import PY_ERRORS, ActionDef, Game
@@ -762,6 +763,14 @@ class State:
 
     def next_seat(self, s: int, k: int = 1) -> int:
         d = self.game.direction
+        seated = self.seated
+        if k == 1 and seated and type(s) is int and 0 <= s < self.n:
+            # the nearest seat still in play in the direction of play, by bisection
+            if d == 1:
+                i = bisect_right(seated, s)
+                return seated[i] if i < len(seated) else seated[0]
+            if d == -1:
+                return seated[bisect_left(seated, s) - 1]
         n = self.n
         for _ in range(k):
             for _i in range(n):

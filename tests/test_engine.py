@@ -544,3 +544,26 @@ def test_shuffle_deals_as_random_shuffle_does() -> None:
             s.fx_shuffle(0)
             assert s.zones[0] == expected
             assert s.rng.random() == r1.random()
+
+
+def test_next_seat_agrees_with_going_round_the_table() -> None:
+    # next_seat finds the seat by bisection of the seats in play: it must give what stepping
+    # seat by seat gives, for every table, set of eliminated seats, direction and start
+    game = rulelang.load("thirty-one")
+    for n in range(2, 8):
+        for mask in range(1, 1 << n):
+            st = game.new_state(n, seed=0, record=False)
+            st.active = [bool(mask >> p & 1) for p in range(n)]
+            st.seated = [p for p in range(n) if st.active[p]]
+            for d in (1, -1):
+                st.game = copy.copy(game)
+                st.game.direction = d
+                for s in range(-2, n + 2):
+                    for k in (1, 2):
+                        r = s
+                        for _ in range(k):
+                            for _i in range(n):
+                                r = (r + d) % n
+                                if st.active[r]:
+                                    break
+                        assert st.next_seat(s, k) == r, (n, mask, d, s, k)
