@@ -106,7 +106,7 @@ def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
     state = game.new_state(players, seed=seed, auto_continue=False)
     bots = {p: make_agent(agents[p], seed * 31 + p + 1) for p in range(players) if p != seat}
     con.print(f"[bold]{game.name}[/bold] — {players} players, seed {seed}. "
-              "Type a number or a move; 'q' quits.")
+              "Type a number or a move; '?' helps, 'q' quits.")
     seen_events = 0
     try:
         while True:
@@ -138,6 +138,11 @@ def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
                 if text.lower() in ("q", "quit", "exit"):
                     con.print("bye")
                     return 0
+                if text.lower() in ("?", "help") and text.lower() not in moves:
+                    con.print(f"  type a number from 1 to {len(moves)}, or a move as listed "
+                              "(any case, 10 for T): [bold]" + "[/bold], [bold]".join(moves) +
+                              "[/bold]; 'q' quits")
+                    continue
                 if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
                     text = moves[int(text) - 1]
                 elif text.isascii() and text.isdigit():  # not '²', which int() refuses

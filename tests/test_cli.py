@@ -417,6 +417,14 @@ def test_play_garbage_reprompts() -> None:
     assert r.stdout.count("your move>") == 7
 
 
+def test_play_help_lists_the_moves_and_asks_again() -> None:
+    r = play("?\nhelp\nq\n")
+    assert r.returncode == 0
+    assert r.stdout.count("your move>") == 3
+    assert r.stdout.count("'q' quits") >= 2
+    assert "not a legal move" not in r.stdout
+
+
 def test_play_typed_move_text() -> None:
     r = play("DRAW STOCK\nq\n")
     assert r.returncode == 0
