@@ -16,6 +16,7 @@ from .codegen import Namespace, Src, fn_of, src_of
 from .compile import Compiler, Scope, Symbols, UserFn
 from .errors import (
     CheckError,
+    CheckWarning,
     RulesError,
     RulesErrors,
     RuntimeRulesError,
@@ -233,6 +234,7 @@ class Builder:
         self.doc = loaded.doc
         self.options = options
         self.errors: list[RulesError] = []
+        self.warnings: list[RulesError] = []
 
     def err(self, msg: str, span: Span) -> None:
         self.errors.append(CheckError(msg, span))
@@ -598,6 +600,13 @@ class Builder:
                 tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
                 slot = sc.new_slot(str(argname), _elem_type(typ))
+                if fn is not None and _elem_type(typ) in ("any", "list"):
+                    # cards are numbers at run time: only the type tells a move how to show one
+                    self.warnings.append(CheckWarning(
+                        f"cannot tell what kind of value argument '{argname}' takes, so its "
+                        "moves may show a card as a number (or numbers as cards); give the "
+                        "choices as a zone, a list of cards or seats, or a comprehension or "
+                        "filter over one", argdoc.span_of(argname)))
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
@@ -874,16 +883,22 @@ def build_game(loaded: Loaded, options: dict[str, Any] | None = None) -> Game:
 
 def check_only(loaded: Loaded) -> list[RulesError]:
     """Every problem with a loaded rules document (its defaults for options)."""
+    return check_all(loaded)[0]
+
+
+def check_all(loaded: Loaded) -> tuple[list[RulesError], list[RulesError]]:
+    """The problems with a loaded rules document (its defaults for options), and the warnings:
+    likely mistakes that do not stop it from running."""
     try:
         values, _ = resolve_options(loaded.doc, None)
     except UsageError as e:
-        return [e]
+        return [e], []
     b = Builder(loaded, values)
     try:
         b.build()
     except RulesError as e:
         b.errors.append(e)
-    return b.errors
+    return b.errors, b.warnings
 
 
 def is_sig(key: str) -> bool:

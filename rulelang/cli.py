@@ -79,7 +79,7 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
           ) -> None:
     """Validate rules files (folders: every *.yaml except *.scenario.yaml), reporting every
     problem as PATH:LINE:COL: error: MESSAGE with the source line and a caret."""
-    from .build import check_only
+    from .build import check_all
     from .rules import load_rules
 
     try:
@@ -87,23 +87,26 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
     except UsageError as e:
         _fail(e)
         return
-    problems = 0
+    problems = warned = 0
     for path, shown in files:
+        warnings: list[RulesError] = []
         try:
             loaded = load_rules(str(path), allow_any_path, shown_as=shown)
-            errors = check_only(loaded)
+            errors, warnings = check_all(loaded)
         except RulesErrors as e:
             errors = e.errors
         except RulesError as e:
             errors = [e]
-        errors = sorted(errors, key=lambda e: (e.span.path, e.span.line, e.span.col))
-        for e in errors:
+        # warnings are printed with the errors, in file order, but do not fail the check
+        for e in sorted(errors + warnings, key=lambda e: (e.span.path, e.span.line, e.span.col)):
             _echo_err(e.render())
         problems += len(errors)
+        warned += len(warnings)
+    also = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
     if problems:
-        _echo_err(f"{problems} problem{'s' if problems != 1 else ''} found")
+        _echo_err(f"{problems} problem{'s' if problems != 1 else ''} found{also}")
         raise typer.Exit(1)
-    typer.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, no problems")
+    typer.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, no problems{also}")
 
 
 def _num(v: Any) -> Any:

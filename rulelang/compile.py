@@ -141,6 +141,25 @@ def _elem(t: str) -> str:
     return "any"
 
 
+def _join(a: str, b: str) -> str:
+    """The type of a value that is either an ``a`` or a ``b`` (the branches of an ``if``, the
+    items of a list): ``none`` and the empty list ``[]`` take the other's type."""
+    if a == b or b == "none":
+        return a
+    if a == "none":
+        return b
+    if a == "list" and b.startswith("list["):
+        return b
+    if b == "list" and a.startswith("list["):
+        return a
+    if a.startswith("list[") and b.startswith("list["):
+        inner = _join(_elem(a), _elem(b))
+        return f"list[{inner}]" if inner != "any" else "list"
+    if {a, b} <= {"int", "num"}:
+        return "num"
+    return "any"
+
+
 def _is_num(t: str) -> bool:
     return t in ("int", "num", "seat", "any")
 
@@ -396,8 +415,12 @@ class Compiler:
     def e_ListLit(self, n: N.ListLit, sc: Scope) -> tuple[Fn, str]:
         items = [self.expr(x, sc) for x in n.items]
         fs = [f for f, _ in items]
-        ts = {t for _, t in items}
-        t = f"list[{ts.pop()}]" if len(ts) == 1 else "list"
+        t = "list"
+        if items:
+            et = items[0][1]
+            for _f, it in items[1:]:
+                et = _join(et, it)
+            t = f"list[{et}]" if et != "any" else "list"
         return self.gen("[" + ", ".join("{" + str(i) + "}" for i in range(len(fs))) + "]", *fs), t
 
     def e_Comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
@@ -445,7 +468,7 @@ class Compiler:
         c = self.expr(n.cond, sc)[0]
         a, at = self.expr(n.then, sc)
         b, bt = self.expr(n.orelse, sc)
-        return self.gen("({1} if {0} else {2})", c, a, b), (at if at == bt else "any")
+        return self.gen("({1} if {0} else {2})", c, a, b), _join(at, bt)
 
     def e_Let(self, n: N.Let, sc: Scope) -> tuple[Fn, str]:
         v, vt = self.expr(n.value, sc)
@@ -612,6 +635,9 @@ class Compiler:
             ret = types[0] if types[0].startswith("list") else "list"
         elif b.name in ("lowest", "highest") and types:
             ret = types[0] if types[0].startswith("list") else "list"
+        elif b.name in ("group_by", "ranked") and types:
+            # groups of the items
+            ret = f"list[{types[0]}]" if types[0].startswith("list[") else "list"
         elif b.name == "map":
             ret = "list"
         elif b.name == "combinations" and types:

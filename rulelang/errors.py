@@ -75,6 +75,13 @@ class CheckError(RulesError):
     """A semantic mistake: an unknown name, a wrong type, a phase that cannot be reached."""
 
 
+class CheckWarning(RulesError):
+    """A likely mistake that does not stop the game from running; ``check`` prints it and
+    still succeeds."""
+
+    kind = "warning"
+
+
 class RuntimeRulesError(RulesError):
     """The rules went wrong while running: a limit was hit, or no move was possible."""
 

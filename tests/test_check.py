@@ -194,6 +194,54 @@ def test_check_bundled_games_is_clean() -> None:
     assert f"{n} file{'s' if n != 1 else ''} checked, no problems" in r.stdout
 
 
+def test_bundled_games_give_no_warnings() -> None:
+    r = run_cli("check", "games", cwd=ROOT)
+    assert "warning" not in output(r)
+
+
+def test_an_argument_of_unknown_kind_is_a_warning_not_a_problem(tmp_path: Path) -> None:
+    # cards are numbers at run time: a move can show one by name only if the checker knows
+    # the argument holds cards
+    f = tmp_path / "v.yaml"
+    f.write_text("extends: thirty-one\n"
+                 "phases:\n"
+                 "  discard:\n"
+                 "    actions:\n"
+                 "      discard:\n"
+                 "        args: {c: \"map(hand[me], c -> c)\"}\n", encoding="utf-8")
+    r = run_cli("check", str(f))
+    assert r.returncode == 0, output(r)
+    assert re.search(r"v\.yaml:6:19: warning: cannot tell what kind of value argument 'c'",
+                     r.stderr), output(r)
+    assert "1 file checked, no problems (1 warning)" in r.stdout
+
+
+def test_branches_and_groups_keep_the_kind_of_their_items(tmp_path: Path) -> None:
+    # an if whose other branch is [] and the first of each group_by group are still cards,
+    # so the moves name them
+    import rulelang
+
+    f = tmp_path / "v.yaml"
+    f.write_text("extends: thirty-one\n"
+                 "functions:\n"
+                 "  pickable(p): 'if size(hand[p]) > 3 then hand[p] else []'\n"
+                 "  firsts(p): '[g[0] for g in group_by(hand[p], c -> c.suit)]'\n"
+                 "phases:\n"
+                 "  discard:\n"
+                 "    actions:\n"
+                 "      discard:\n"
+                 "        args: {c: 'pickable(me)'}\n"
+                 "      toss:\n"
+                 "        args: {c: 'firsts(me)'}\n"
+                 "        do: move(c, discard)\n", encoding="utf-8")
+    r = run_cli("check", str(f))
+    assert r.returncode == 0 and "warning" not in output(r), output(r)
+    s = rulelang.load(str(f)).new_state(4, seed=1)
+    s.apply("draw stock")
+    for m in s.legal_moves():
+        assert re.fullmatch(r"(discard|toss) [2-9TJQKA][SHDC]", m), m
+
+
 def test_relative_path_is_shown_as_given(tmp_path: Path) -> None:
     (tmp_path / "d").mkdir()
     write_variant(THIRTY_ONE, tmp_path / "d" / "m.yaml", (CASES[1].old, CASES[1].new))
