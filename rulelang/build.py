@@ -7,6 +7,7 @@ and every problem is collected so that ``rulelang check`` can report them all at
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,7 @@ class ActionDef:
     nslots: int
     span: Span
     when_span: Span
+    next_const: str | None = None  # the phase (or end_turn) when next: names one outright
     # the compiled ``when`` and argument options as the compiler gave them (``Src`` where it
     # could), for the phase's generated legal-move function
     when_src: Any = None
@@ -500,7 +502,8 @@ class Builder:
                                 self.span(rnd, "next_dealer"))
         turn_start = self.effects(c, turn.get("start"), self.span(turn, "start"))
         turn_end = self.effects(c, turn.get("end"), self.span(turn, "end"))
-        turn_next = self.unit(c, turn.get("next", "next_seat(turn)"), self.span(turn, "next"))
+        # the default, next_seat(turn), is the engine's own: no code to run for it
+        turn_next = self.unit(c, turn.get("next"), self.span(turn, "next"))
 
         phases: dict[str, PhaseDef] = {}
         for pname, p in phases_doc.items():
@@ -616,17 +619,20 @@ class Builder:
                 when_src = c.expr(tree, sc)[0] if tree is not None else None
                 when = fn_of(when_src) if when_src is not None else None
             do = self.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
-            nxt = None
+            nxt = const = None
             if "next" in a:
                 tree = self.parse(a["next"], "expr", a.span_of("next"))
                 if tree is not None:
                     nsc_before = sc.phase_names
                     sc.phase_names = True
                     nxt, _t = c.expr(tree, sc)
+                    const = (c.cg.ns.get(nxt.src) if isinstance(nxt, Src)
+                             and re.fullmatch(r"_k\d+", nxt.src) else None)
                     nxt = fn_of(nxt)
                     sc.phase_names = nsc_before
             actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
                                      a.span_of("when") if "when" in a else aspan,
+                                     const if isinstance(const, str) else None,
                                      when_src, arg_srcs))
         ph = PhaseDef(name, actor, enter, actions, 0, span)
         if not self.errors and not c.errors:

@@ -334,7 +334,8 @@ class State:
             if self._pending_end is not None:
                 self._finish_round()
                 return
-            nxt = action.next(self, F) if action.next is not None else "end_turn"
+            nxt = action.next_const or (action.next(self, F) if action.next is not None
+                                        else "end_turn")
             self._goto(nxt)
         except RecursionError:
             raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
