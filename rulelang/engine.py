@@ -447,7 +447,8 @@ class State:
                 if self._pending_end is not None:
                     self._finish_round()
                     return
-            self.turn = g.turn_next(self) if g.turn_next is not None else self.next_seat(self.turn)
+            self.turn = (g.turn_next(self) if g.turn_next is not None
+                         else self._step_seat(self.turn, 1, g.direction))
             self.turns += 1
             self.total_turns += 1
             self.phase = g.first_phase
@@ -763,25 +764,21 @@ class State:
         return list(self.seated)
 
     def next_seat(self, s: int, k: int = 1) -> int:
-        d = self.game.direction
+        return self._step_seat(s, k, self.game.direction)
+
+    def prev_seat(self, s: int, k: int = 1) -> int:
+        return self._step_seat(s, k, -self.game.direction)
+
+    def _step_seat(self, s: int, k: int, d: int) -> int:
+        """The k-th seat still in play from s, going the way d (1 or -1)."""
         seated = self.seated
         if k == 1 and seated and type(s) is int and 0 <= s < self.n:
-            # the nearest seat still in play in the direction of play, by bisection
+            # the nearest seat still in play that way, by bisection
             if d == 1:
                 i = bisect_right(seated, s)
                 return seated[i] if i < len(seated) else seated[0]
             if d == -1:
                 return seated[bisect_left(seated, s) - 1]
-        n = self.n
-        for _ in range(k):
-            for _i in range(n):
-                s = (s + d) % n
-                if self.active[s]:
-                    break
-        return s
-
-    def prev_seat(self, s: int, k: int = 1) -> int:
-        d = -self.game.direction
         n = self.n
         for _ in range(k):
             for _i in range(n):

@@ -9,6 +9,7 @@ in the written file, so the tests keep working when the base file is edited else
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,6 +195,12 @@ def test_check_bundled_games_is_clean() -> None:
     assert f"{n} file{'s' if n != 1 else ''} checked, no problems" in r.stdout
 
 
+def _yaml(tmp_path: Path, text: str) -> Path:
+    f = tmp_path / "v.yaml"
+    f.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return f
+
+
 def test_bundled_games_give_no_warnings() -> None:
     r = run_cli("check", "games", cwd=ROOT)
     assert "warning" not in output(r)
@@ -202,13 +209,14 @@ def test_bundled_games_give_no_warnings() -> None:
 def test_an_argument_of_unknown_kind_is_a_warning_not_a_problem(tmp_path: Path) -> None:
     # cards are numbers at run time: a move can show one by name only if the checker knows
     # the argument holds cards
-    f = tmp_path / "v.yaml"
-    f.write_text("extends: thirty-one\n"
-                 "phases:\n"
-                 "  discard:\n"
-                 "    actions:\n"
-                 "      discard:\n"
-                 "        args: {c: \"map(hand[me], c -> c)\"}\n", encoding="utf-8")
+    f = _yaml(tmp_path, """
+        extends: thirty-one
+        phases:
+          discard:
+            actions:
+              discard:
+                args: {c: "map(hand[me], c -> c)"}
+        """)
     r = run_cli("check", str(f))
     assert r.returncode == 0, output(r)
     assert re.search(r"v\.yaml:6:19: warning: cannot tell what kind of value argument 'c'",
@@ -221,19 +229,20 @@ def test_branches_and_groups_keep_the_kind_of_their_items(tmp_path: Path) -> Non
     # so the moves name them
     import rulelang
 
-    f = tmp_path / "v.yaml"
-    f.write_text("extends: thirty-one\n"
-                 "functions:\n"
-                 "  pickable(p): 'if size(hand[p]) > 3 then hand[p] else []'\n"
-                 "  firsts(p): '[g[0] for g in group_by(hand[p], c -> c.suit)]'\n"
-                 "phases:\n"
-                 "  discard:\n"
-                 "    actions:\n"
-                 "      discard:\n"
-                 "        args: {c: 'pickable(me)'}\n"
-                 "      toss:\n"
-                 "        args: {c: 'firsts(me)'}\n"
-                 "        do: move(c, discard)\n", encoding="utf-8")
+    f = _yaml(tmp_path, """
+        extends: thirty-one
+        functions:
+          pickable(p): 'if size(hand[p]) > 3 then hand[p] else []'
+          firsts(p): '[g[0] for g in group_by(hand[p], c -> c.suit)]'
+        phases:
+          discard:
+            actions:
+              discard:
+                args: {c: 'pickable(me)'}
+              toss:
+                args: {c: 'firsts(me)'}
+                do: move(c, discard)
+        """)
     r = run_cli("check", str(f))
     assert r.returncode == 0 and "warning" not in output(r), output(r)
     s = rulelang.load(str(f)).new_state(4, seed=1)
