@@ -137,8 +137,11 @@ def score(game: str = typer.Argument(..., help="a rules file or a bundled game's
         state = g.new_state(g.default_players, seed=0)
         limit = state.ncards
         for c in ids:
-            if c >= limit:
-                raise UsageError(f"{g.tables.name[c]} is given more times than the deck holds")
+            if c >= limit:  # the tables have room for more packs than this deck uses
+                name = g.tables.name[c]
+                given = sum(1 for x in ids if g.tables.name[x] == name)
+                holds = sum(1 for x in range(limit) if g.tables.name[x] == name)
+                raise UsageError(f"{name} is given {given} times but the deck holds {holds}")
         try:
             value = _num(ev.fn(state, list(ids)))
         except RulesError as e:
