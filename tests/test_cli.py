@@ -467,3 +467,13 @@ def test_play_usage_errors(args: list[str]) -> None:
     r = run_cli("play", "thirty-one", *args, stdin="q\n")
     assert r.returncode == 2, output(r)
     assert_no_traceback(r)
+
+
+def test_python_dash_m_runs_the_same_command_line() -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "rulelang", "score", "thirty-one", "AS", "KS", "9S"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.strip() == "30"

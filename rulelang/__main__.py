@@ -1,0 +1,5 @@
+"""``python -m rulelang``: the same command line as the ``rulelang`` script."""
+
+from .cli import main
+
+main()
