@@ -69,8 +69,18 @@ def rules_files(paths: list[str]) -> list[tuple[Path, str]]:
         elif os.path.isfile(pp):
             out.append((pp, p))
         else:
-            raise UsageError(f"no such file or folder: {p}")
+            raise UsageError(f"no such file or folder: {p}{_bundled_hint(p)}")
     return out
+
+
+def _bundled_hint(name: str) -> str:
+    """When a missing path is a bundled game's name, where that game's file is."""
+    from .rules import bundled_dir
+
+    f = bundled_dir() / f"{name}.yaml"
+    if "/" in name or "\\" in name or not f.is_file():
+        return ""
+    return f" (the bundled game '{name}' is the file {f})"
 
 
 @app.command()

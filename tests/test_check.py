@@ -446,3 +446,11 @@ def test_remove_of_missing_item(tmp_path: Path) -> None:
     r = run_cli("check", str(p))
     assert r.returncode == 1
     assert_located(output(r), p, 4, 5, "no inherited 'options.nothing'", text)
+
+
+def test_a_bundled_name_given_to_check_says_where_the_file_is(tmp_path: Path) -> None:
+    r = run_cli("check", "thirty-one", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "no such file or folder: thirty-one (the bundled game 'thirty-one' is the file " \
+        in r.stderr
+    assert str(bundled_dir() / "thirty-one.yaml") in r.stderr
