@@ -65,7 +65,12 @@ def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> Non
              if x is not None and not isinstance(x, bool) and x != [] and
              g.global_types.get(k) not in ("card", "list[card]")}
     if shown:
-        con.print("  " + "  ".join(f"{k}: {_show_value(x)}" for k, x in shown.items()))
+        def who(k: str, x: Any) -> str:  # a seat as the table names it
+            if g.global_types.get(k) == "seat" and isinstance(x, int):
+                return "you" if x == seat else f"P{x}"
+            return _show_value(x)
+
+        con.print("  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
     for name, row in v["counters"].items():
         con.print(f"  {name}: " + "  ".join(
             f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))

@@ -477,3 +477,17 @@ def test_python_dash_m_runs_the_same_command_line() -> None:
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip() == "30"
+
+
+def test_play_names_a_seat_held_by_a_global_as_the_table_does() -> None:
+    from rich.console import Console
+
+    import rulelang
+    from rulelang.play import show_table
+
+    state = rulelang.load("thirty-one").new_state(4, seed=3)
+    state.apply("knock")  # P1 knocks (P0 deals)
+    for seat, shown in ((0, "knocker: P1"), (1, "knocker: you")):
+        con = Console(record=True, width=100, color_system=None)
+        show_table(con, state, seat)
+        assert shown in con.export_text()
