@@ -24,13 +24,13 @@ demo: $(STAMP)
 	$(BIN)/rulelang simulate thirty-one --players 4 --games 200 --agents greedy,random --seed 1
 
 test: $(DEVSTAMP)
-	$(BIN)/ruff check rulelang tests benchmarks
+	$(BIN)/ruff check rulelang tests benchmarks examples
 	$(BIN)/rulelang check games
 	$(BIN)/rulelang test games
 	$(BIN)/python -m pytest
 
 lint: $(DEVSTAMP)
-	$(BIN)/ruff check rulelang tests benchmarks
+	$(BIN)/ruff check rulelang tests benchmarks examples
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
