@@ -78,7 +78,7 @@ def _bundled_hint(name: str) -> str:
     from .rules import bundled_dir
 
     f = bundled_dir() / f"{name}.yaml"
-    if "/" in name or "\\" in name or not f.is_file():
+    if "/" in name or "\\" in name or not os.path.isfile(f):  # false for a name too long
         return ""
     return f" (the bundled game '{name}' is the file {f})"
 
