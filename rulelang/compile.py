@@ -838,6 +838,9 @@ class Compiler:
         self._in_stmt = True
         try:
             if call.func in STATE_FUNCS:
+                if not STATE_FUNCS[call.func][4]:
+                    self.err(f"{call.func}() computes a value and changes nothing; "
+                             "use it inside an effect or an assignment", call.span)
                 return self._state_call(call, sc)[0]
             if call.func in self.sym.functions or call.func == "super":
                 uf = self.sym.functions.get(call.func)
@@ -846,7 +849,7 @@ class Compiler:
                              "an effect line must change the game", call.span)
                 return self.expr(call, sc)[0]
             f = self.expr(call, sc)[0]
-            if call.func in PURE:
+            if call.func in PURE or call.func in MELD_SPECS:
                 self.err(f"{call.func}() computes a value and changes nothing; "
                          "use it inside an effect or an assignment", call.span)
             return f
