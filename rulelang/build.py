@@ -71,7 +71,9 @@ class PhaseDef:
     actions: list[ActionDef]
     nslots: int
     span: Span
-    legal: Fn | None = None  # S -> the legal (action, arguments) entries, in order
+    # S -> the legal (action, arguments) entries, in order; made for every phase of a game
+    # that compiles (one with errors never reaches the engine)
+    legal: Fn | None = None
 
 
 @dataclass
@@ -161,7 +163,8 @@ class Game:
     # false is refused before it starts
     requires: list[tuple[str, Unit]] = field(default_factory=list)
 
-    # S -> whether a trigger ended the round (and it was finished); checked after every step
+    # S -> whether a trigger ended the round (and it was finished); checked after every step,
+    # made for every game that compiles
     check_triggers: Fn | None = None
 
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
@@ -654,11 +657,11 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
         check = ["if len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
-        if not a.args:
+        if not a.args:  # at most one entry: the limit can only be passed when it is added
             lines += [f"        if {cond}:", f"            out.append({ns.k((a, ()))})",
                       *("            " + x for x in check)]
             continue
-        elif len(a.args) == 1 and len(a.arg_srcs) == 1:
+        if len(a.args) == 1 and len(a.arg_srcs) == 1:
             slot = a.args[0][3]
             opts = src_of(a.arg_srcs[0], ns)[0]
             lines += [f"        _o = {opts}",
@@ -716,17 +719,15 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
         return
     k = len(uf.params)
     span = uf.span
-    if uf.effect:
-        # a procedure: its statements run on a frame that starts with its arguments
-        params = [f"a{i}" for i in range(k)]
-        frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
+    # generated code runs on a frame that starts with the arguments
+    params = [f"a{i}" for i in range(k)]
+    frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
+    if uf.effect:  # a procedure: its statements
         uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
                                  f"    {ns.k(fn)}(S, {frame})"])
         return
     if isinstance(fn, Src):
-        params = [f"a{i}" for i in range(k)]
-        frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
-        uf.fn = fn.ns.function(params, frame, fn, span, f" (in '{uf.name}')")
+        uf.fn = ns.function(params, frame, fn, span, f" (in '{uf.name}')")
         return
     fn = fn_of(fn)
     if k == 1 and n == 1:

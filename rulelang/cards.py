@@ -97,8 +97,10 @@ def normalize(text: str) -> str | None:
     return r + s
 
 
-def parse_cards(texts: Sequence[str], tables: DeckTables) -> list[int]:
-    """Card ids for card texts, each a distinct physical card; ``UsageError`` on a bad card."""
+def parse_cards(texts: Sequence[str], tables: DeckTables,
+                ncards: int | None = None) -> list[int]:
+    """Card ids for card texts, each a distinct physical card; ``UsageError`` on a bad card.
+    ``ncards``: how many cards the deck in play has (the tables have room for more packs)."""
     by_name = tables.ids_by_name()
     used: dict[str, int] = {}
     out: list[int] = []
@@ -107,6 +109,8 @@ def parse_cards(texts: Sequence[str], tables: DeckTables) -> list[int]:
         if name is None:
             raise UsageError(f"'{text}' is not a card (write rank then suit, like AS, TD, 7H, JK)")
         ids = by_name.get(name)
+        if ids and ncards is not None:
+            ids = [i for i in ids if i < ncards]
         if not ids:
             raise UsageError(f"this game's deck has no {name}")
         k = used.get(name, 0)

@@ -143,15 +143,8 @@ def score(game: str = typer.Argument(..., help="a rules file or a bundled game's
         if len(ev.params) != 1:
             raise UsageError(f"'{ev.name}' takes {len(ev.params)} arguments; an evaluator takes "
                              "the cards")
-        ids = parse_cards(cards, g.tables)
         state = g.new_state(g.default_players, seed=0)
-        limit = state.ncards
-        for c in ids:
-            if c >= limit:  # the tables have room for more packs than this deck uses
-                name = g.tables.name[c]
-                given = sum(1 for x in ids if g.tables.name[x] == name)
-                holds = sum(1 for x in range(limit) if g.tables.name[x] == name)
-                raise UsageError(f"{name} is given {given} times but the deck holds {holds}")
+        ids = parse_cards(cards, g.tables, state.ncards)
         try:
             value = _num(ev.fn(state, list(ids)))
         except RulesError as e:

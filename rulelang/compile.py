@@ -141,6 +141,11 @@ def _elem(t: str) -> str:
     return "any"
 
 
+def _is_local(f: Any) -> bool:
+    """Whether compiled code ``f`` just reads a frame slot (cheap to read twice)."""
+    return isinstance(f, Src) and re.fullmatch(r"F\[\d+\]", f.src) is not None
+
+
 def _join(a: str, b: str) -> str:
     """The type of a value that is either an ``a`` or a ``b`` (the branches of an ``if``, the
     items of a list): ``none`` and the empty list ``[]`` take the other's type."""
@@ -338,7 +343,7 @@ class Compiler:
             raise RuntimeRulesError(f"cannot take '.{key}' of this value")
 
         fa = self.k(attr)
-        if ctable is not None and isinstance(obj, Src) and re.fullmatch(r"F\[\d+\]", obj.src):
+        if ctable is not None and _is_local(obj):
             # mostly a card: look it up inline, call for anything else
             return self.gen(f"({self.k(ctable)}[{{0}}] if type({{0}}) is int and "
                             f"0 <= {{0}} < {len(ctable)} else {fa}({{0}}))", obj), "any"
@@ -401,8 +406,7 @@ class Compiler:
         if isinstance(idx, Src) and idx.src in ("S.actor", "S.turn", "S.dealer"):
             return "{0}"
         check = "_seat({0}, S.n, " + self.k(name) + ")"
-        if isinstance(idx, Src) and re.fullmatch(r"F\[\d+\]", idx.src):
-            # a local is cheap to read twice: check it inline, call only to report
+        if _is_local(idx):  # check it inline, call only to report
             return "({0} if type({0}) is int and 0 <= {0} < S.n else " + check + ")"
         return check
 
@@ -837,22 +841,19 @@ class Compiler:
         call = n.call
         self._in_stmt = True
         try:
-            if call.func in STATE_FUNCS:
-                if not STATE_FUNCS[call.func][4]:
-                    self.err(f"{call.func}() computes a value and changes nothing; "
-                             "use it inside an effect or an assignment", call.span)
-                return self._state_call(call, sc)[0]
-            if call.func in self.sym.functions or call.func == "super":
+            state = STATE_FUNCS.get(call.func)
+            user = state is None and (call.func in self.sym.functions or call.func == "super")
+            if user:
                 uf = self.sym.functions.get(call.func)
                 if uf is not None and not uf.effect:
                     self.err(f"'{call.func}' is a function that computes a value; "
                              "an effect line must change the game", call.span)
-                return self.expr(call, sc)[0]
-            f = self.expr(call, sc)[0]
-            if call.func in PURE or call.func in MELD_SPECS:
+            elif (state is not None and not state[4]) or call.func in PURE \
+                    or call.func in MELD_SPECS:
                 self.err(f"{call.func}() computes a value and changes nothing; "
                          "use it inside an effect or an assignment", call.span)
-            return f
+            return self._state_call(call, sc)[0] if state is not None else \
+                self.expr(call, sc)[0]
         finally:
             self._in_stmt = False
 

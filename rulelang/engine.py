@@ -17,7 +17,7 @@ from typing import Any
 from .build import PY_ERRORS, ActionDef, Game
 from .builtins import MAX_WORK, WORK, Group
 from .cards import normalize
-from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
+from .errors import IllegalMove, RuntimeRulesError, UsageError
 
 MAX_ROUND_STEPS = 200_000
 MAX_GAME_STEPS = 20_000_000
@@ -485,7 +485,7 @@ class State:
             if self._pending_end is not None:
                 self._finish_round()
                 return
-        if g.check_triggers is not None and g.check_triggers(self):
+        if g.check_triggers(self):  # type: ignore[misc]
             return
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
@@ -536,32 +536,14 @@ class State:
 
     # ------------------------------------------------------------------ legal moves
     def _compute_legal(self) -> None:
-        """The legal (action, arguments) pairs of the phase, in order; texts come later."""
+        """The legal (action, arguments) pairs of the phase, in order; texts come later. The
+        phase's generated function lists them (``build._legal_function``)."""
         entries: list[tuple[ActionDef, tuple]] = []
-        legal = self.game.phases[self.phase].legal if self.status == "play" else None
-        if legal is not None:
-            entries = legal(self)
-        elif self.status == "play":
-            for action in self.game.phases[self.phase].actions:
-                try:
-                    if not action.args:
-                        when = action.when
-                        if when is None or when(self, [None] * action.nslots
-                                                if action.nslots else _NO_FRAME):
-                            entries.append((action, ()))
-                    else:
-                        self._enumerate(action, entries)
-                except RulesError:
-                    raise
-                except Exception as e:
-                    raise RuntimeRulesError(f"{type(e).__name__}: {e}", action.when_span) \
-                        from None
-                if len(entries) > self.max_moves:
-                    raise RuntimeRulesError(
-                        f"more than {self.max_moves} legal moves in phase '{self.phase}'",
-                        action.span)
-        if not entries and self.status == "play":
-            raise RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}'")
+        if self.status == "play":
+            entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
+            if not entries:
+                raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "
+                                        f"'{self.phase}'")
         self._entries = entries
         self._legal = None
         self._legal_list = None
