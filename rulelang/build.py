@@ -13,7 +13,7 @@ from typing import Any
 
 from . import nodes as N
 from .cards import Deck, DeckTables, rank_text
-from .codegen import Namespace, Src, fn_of, src_of
+from .codegen import Namespace, Src, cond_lines, fn_of, src_of
 from .compile import Compiler, Scope, Symbols, UserFn
 from .errors import (
     CheckError,
@@ -456,6 +456,7 @@ class Builder:
                 fn = None
                 if tree is not None:
                     fn, uf.ret = c.expr(tree, sc)
+                    uf.tree = tree
                     uf.order_free = tuple(_order_free(tree, p) for p in uf.params)
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
@@ -653,12 +654,20 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
     for i, a in enumerate(actions):
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(_NO_FRAME)
         lines += [f"        _a = {i}", f"        F = {frame}"]
-        cond = src_of(a.when_src, ns)[0] if a.when_src is not None else "True"
+        when = a.when_src
+
+        def test(pad: str, when: Any = when) -> list[str]:
+            """The lines that test the action's ``when`` (``cond_lines`` where it has parts)."""
+            if when is None:
+                return [f"{pad}if True:"]
+            if isinstance(when, Src) and when.parts is not None:
+                return [*cond_lines(when, "_c", pad, ns), f"{pad}if _c:"]
+            return [f"{pad}if {src_of(when, ns)[0]}:"]
         check = ["if len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added
-            lines += [f"        if {cond}:", f"            out.append({ns.k((a, ()))})",
+            lines += [*test(" " * 8), f"            out.append({ns.k((a, ()))})",
                       *("            " + x for x in check)]
             continue
         if len(a.args) == 1 and len(a.arg_srcs) == 1:
@@ -668,7 +677,7 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                       "        if type(_o) is not list:",
                       "            _o = [_o]",
                       f"        for F[{slot}] in _o:",
-                      f"            if {cond}:",
+                      *test(" " * 12),
                       f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
         else:
             lines.append(f"        S._enumerate({ns.k(a)}, out)")
@@ -689,8 +698,7 @@ def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | Non
     lines = ["def _triggers(S):"]
     for name, when, do, ends in triggers:
         frame = f"[None] * {when.nslots}" if when.nslots else ns.k(_NO_FRAME)
-        cond = src_of(when.fn, ns)[0]
-        lines += [f"    F = {frame}", "    try:", f"        _c = {cond}",
+        lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
                   "    except PY_ERRORS as e:",
                   f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
                   f"{ns.k(when.span)}) from None",

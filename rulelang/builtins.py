@@ -90,6 +90,19 @@ def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
     return f
 
 
+def _extreme_of(pick: Callable[..., Any], name: str) -> Callable[[list], Any]:
+    """``max``/``min`` of a list that a comprehension built (its loop is already paid for)."""
+    def f(xs: list) -> Any:
+        if not xs:
+            raise RuntimeRulesError(f"{name}() of an empty list (give default: to allow it)")
+        return pick(xs)
+
+    return f
+
+
+EXTREME_OF = {"max": _extreme_of(max, "max"), "min": _extreme_of(min, "min")}
+
+
 def _sum(xs: Any, f: Callable[[Any], Any] | None = None) -> Any:
     xs = _seq(xs)
     return sum(f(x) for x in xs) if f else sum(xs)

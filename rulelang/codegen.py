@@ -94,13 +94,16 @@ class Src:
     """A compiled expression as Python source; callable (compiled on first call) for code that
     still calls its children as closures."""
 
-    __slots__ = ("src", "depth", "ns", "fn")
+    __slots__ = ("src", "depth", "ns", "fn", "parts")
 
     def __init__(self, src: str, ns: Namespace, depth: int = 1) -> None:
         self.src = src
         self.depth = depth
         self.ns = ns
         self.fn: Any = None
+        # how the expression is built, for ``cond_lines``: ("and" | "or", kids) or
+        # ("any" | "all", slot, iterable, condition or None, element, span constant)
+        self.parts: tuple | None = None
 
     def func(self) -> Any:
         if self.fn is None:
@@ -118,6 +121,37 @@ def src_of(f: Any, ns: Namespace) -> tuple[str, int]:
             return f.src, f.depth
         return f"{ns.k(f.func())}(S, F)", 1
     return f"{ns.k(f)}(S, F)", 1
+
+
+def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> list[str]:
+    """Statements that set ``var`` to the value of the compiled expression ``f``, for code that
+    runs inside a generated ``def`` (a trigger, a ``when``): ``and``/``or`` become ``if``s and
+    ``any``/``all`` over a comprehension a ``for`` loop that stops at the answer, with no
+    generator to create and resume. The value is the expression's own (``and`` gives its
+    first false operand, ``any`` True or False)."""
+    parts = f.parts if isinstance(f, Src) and depth < 8 else None
+    if parts is None:
+        return [f"{pad}{var} = {src_of(f, ns)[0]}"]
+    if parts[0] in ("and", "or"):
+        test = var if parts[0] == "and" else f"not {var}"
+        lines = cond_lines(parts[1][0], var, pad, ns, depth + 1)
+        for kid in parts[1][1:]:
+            lines.append(f"{pad}if {test}:")
+            lines += cond_lines(kid, var, pad + "    ", ns, depth + 1)
+        return lines
+    name, slot, it, cond, elt, span = parts
+    found = name == "any"
+    t = ns.temp()
+    lines = [f"{pad}{var} = {not found}",
+             f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
+    inner = pad + "    "
+    if cond is not None:
+        lines.append(f"{inner}if {src_of(cond, ns)[0]}:")
+        inner += "    "
+    lines += cond_lines(elt, t, inner, ns, depth + 1)
+    lines += [f"{inner}if {'' if found else 'not '}{t}:",
+              f"{inner}    {var} = {found}", f"{inner}    break"]
+    return lines
 
 
 def fn_of(f: Any) -> Any:

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from . import nodes as N
 from .builtins import (
+    EXTREME_OF,
     MAX_COLLECTION,
     MELD_SPECS,
     PURE,
@@ -82,6 +83,8 @@ class UserFn:
     pure: bool = False
     # per parameter: whether the order of a list passed there cannot change the result
     order_free: tuple[bool, ...] = ()
+    # the body of a function (not a procedure), for inlining it where it is called
+    tree: Any = None
 
 
 @dataclass
@@ -116,6 +119,9 @@ class Scope:
         self.slots: dict[str, int] = {p: i for i, p in enumerate(params)}
         self.types: dict[str, str] = {p: "any" for p in params}
         self.n = len(params)
+        # slots that only ever hold a seat of the table (the variable of a comprehension
+        # over players or seats): indexing a zone or counter by them needs no check
+        self.sure: set[int] = set()
         self.in_action = in_action
         self.phase_names = phase_names
         self.fn = fn
@@ -146,6 +152,15 @@ def _is_local(f: Any) -> bool:
     return isinstance(f, Src) and re.fullmatch(r"F\[\d+\]", f.src) is not None
 
 
+def _slot(f: Src) -> int:
+    """The frame slot that ``f`` (for which ``_is_local`` holds) reads."""
+    return int(f.src[2:-1])
+
+
+# what the engine keeps as lists of seats of the table: a variable looping over them is a seat
+_SEAT_LISTS = ("S.seated", "list(range(S.n))")
+
+
 def _join(a: str, b: str) -> str:
     """The type of a value that is either an ``a`` or a ``b`` (the branches of an ``if``, the
     items of a list): ``none`` and the empty list ``[]`` take the other's type."""
@@ -169,6 +184,8 @@ def _is_num(t: str) -> bool:
     return t in ("int", "num", "seat", "any")
 
 
+MAX_INLINE = 4  # calls inlined within one another at most
+MAX_INLINE_SRC = 4000  # a body whose source grows longer than this is called, not inlined
 MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grows without end
 
 
@@ -209,6 +226,7 @@ class Compiler:
         self.cg = Namespace()
         # set once every function of the rules file is installed: calls can then bind it
         self.functions_final = False
+        self._inlining: list[str] = []  # the functions being inlined, innermost last
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -358,13 +376,13 @@ class Compiler:
                 self.touch = True
             if name in sym.zones and sym.zones[name][1]:
                 base = sym.zones[name][0]
-                seat = self._seat_src(idx, name)
+                seat = self._seat_src(idx, name, sc)
                 if name in sym.group_zones:
                     return self.gen(f"S.group_list({base} + {seat})", idx), "list[group]"
                 return self.gen(f"S.zones[{base} + {seat}]", idx), "list[card]"
             if name in sym.counters:
                 ci = sym.counters[name]
-                return self.gen(f"S.ctr[{ci}][{self._seat_src(idx, name)}]", idx), "num"
+                return self.gen(f"S.ctr[{ci}][{self._seat_src(idx, name, sc)}]", idx), "num"
             if name in sym.values:
                 # a value table indexed by a card's rank: look it up by card id instead
                 if isinstance(n.index, N.Attr) and n.index.name == "rank":
@@ -401,9 +419,10 @@ class Compiler:
 
         return index, _elem(t)
 
-    def _seat_src(self, idx: Fn, name: str) -> str:
+    def _seat_src(self, idx: Fn, name: str, sc: Scope) -> str:
         """Template text for a seat index: checked, unless the engine guarantees a seat."""
-        if isinstance(idx, Src) and idx.src in ("S.actor", "S.turn", "S.dealer"):
+        if isinstance(idx, Src) and (idx.src in ("S.actor", "S.turn", "S.dealer")
+                                     or (_is_local(idx) and _slot(idx) in sc.sure)):
             return "{0}"
         check = "_seat({0}, S.n, " + self.k(name) + ")"
         if _is_local(idx):  # check it inline, call only to report
@@ -441,6 +460,8 @@ class Compiler:
         for var, it, cond in n.clauses:
             itf, itt = self.expr(it, sc)
             slot = sc.new_slot(var, _elem(itt))
+            if isinstance(itf, Src) and itf.src in _SEAT_LISTS:
+                sc.sure.add(slot)
             parts.append(f" for F[{slot}] in _work({{{len(kids)}}}, {span})")
             kids.append(itf)
             if cond is not None:
@@ -491,7 +512,9 @@ class Compiler:
         fs = [self.expr(x, sc)[0] for x in n.values]
         sep = " and " if n.op == "and" else " or "
         fmt = "(" + sep.join("{" + str(i) + "}" for i in range(len(fs))) + ")"
-        return self.gen(fmt, *fs), "bool"
+        out = self.gen(fmt, *fs)
+        out.parts = (n.op, fs)
+        return out, "bool"
 
     def e_Not(self, n: N.Not, sc: Scope) -> tuple[Fn, str]:
         return self.gen("(not {0})", self.expr(n.operand, sc)[0]), "bool"
@@ -646,6 +669,11 @@ class Compiler:
             ret = "list"
         elif b.name == "combinations" and types:
             ret = f"list[{types[0]}]" if types[0].startswith("list[") else "list"
+        if (b.name in ("sum", "max", "min") and len(argfs) == 1 and not kwfs
+                and isinstance(n.args[0], N.Comprehension)):
+            # a comprehension gives a list and has paid for its loop: no checks needed
+            pick = sum if b.name == "sum" else EXTREME_OF[b.name]
+            return self.gen(f"{self.k(pick)}({{0}})", *argfs), ret
         if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
             return self.gen("len({0})", *argfs), ret
         return self._call_src(self.k(impl), argfs, kwfs), ret
@@ -680,13 +708,18 @@ class Compiler:
         var, it, cond = comp.clauses[0]
         itf, itt = self.expr(it, sc)
         slot = sc.new_slot(var, _elem(itt))
+        if isinstance(itf, Src) and itf.src in _SEAT_LISTS:
+            sc.sure.add(slot)
         condf = self.expr(cond, sc)[0] if cond is not None else None
         elt = self.expr(comp.elt, sc)[0]
         sc.slots, sc.types = saved
         kids = [itf] + ([condf] if condf is not None else []) + [elt]
         cond_src = " if {1}" if condf is not None else ""
-        return self.gen(f"{name}({{{len(kids) - 1}}} for F[{slot}] in _work({{0}}, "
-                        f"{self.k(comp.span)}){cond_src})", *kids), "bool"
+        span = self.k(comp.span)
+        out = self.gen(f"{name}({{{len(kids) - 1}}} for F[{slot}] in _work({{0}}, "
+                       f"{span}){cond_src})", *kids)
+        out.parts = (name, slot, itf, condf, elt, span)
+        return out, "bool"
 
     def _zone_arg(self, node: N.Node, sc: Scope) -> tuple[Fn, bool]:
         """A zone argument of an effect: (closure giving the zone id, whether it is per player
@@ -765,10 +798,49 @@ class Compiler:
         if uf.effect and not getattr(self, "_in_stmt", False):
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
+        inlined = self._inline(uf, argfs, sc)
+        if inlined is not None:
+            return inlined, uf.ret
         if self.functions_final and uf.fn is not None:
             return self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {}), uf.ret
         # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
         return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
+
+    def _inline(self, uf: UserFn, argfs: list[Fn], sc: Scope) -> Src | None:
+        """A call of a small function compiled into the caller: its body with the parameters
+        in slots of the caller's frame (a slot argument is used as it is, so that a seat stays
+        known to be one). Only functions that read the game are inlined (pure ones are called,
+        for their remembered results), only once all are compiled (so never into a function,
+        and never recursively), and a Python error inside is reported at the caller's rule.
+        None where the call stays a call."""
+        if not (self.functions_final and uf.tree is not None and not uf.effect and not uf.pure
+                and "@" not in uf.name and uf.name + "@super" not in self.sym.functions
+                and uf.name not in self._inlining and len(self._inlining) < MAX_INLINE
+                and len(argfs) == len(uf.params) and not self.errors):
+            return None
+        body = Scope(fn=None)
+        body.n = sc.n
+        body.sure = sc.sure
+        setters = []
+        for p, f in zip(uf.params, argfs):
+            if _is_local(f):
+                body.slots[p], body.types[p] = _slot(f), "any"  # type: ignore[arg-type]
+            else:
+                slot = body.new_slot(p)
+                setters.append(f"F.__setitem__({slot}, {src_of(f, self.cg)[0]}) or ")
+        self._inlining.append(uf.name)
+        try:
+            fn, _t = self.expr(uf.tree, body)
+        finally:
+            self._inlining.pop()
+        if self.errors or not isinstance(fn, Src) or len(fn.src) > MAX_INLINE_SRC:
+            self.errors.clear()
+            return None
+        sc.n = max(sc.n, body.n)
+        if not setters:
+            return fn
+        src, depth = src_of(fn, self.cg)
+        return Src("(" + "".join(setters) + src + ")", self.cg, depth + 1)
 
     # ------------------------------------------------------------------ statements
     def stmts(self, ns: tuple[N.Node, ...], sc: Scope) -> Callable[[Any, list], None]:

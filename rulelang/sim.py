@@ -1,17 +1,19 @@
 """Bot-vs-bot simulation and its statistics, in one process or several.
 
 Game ``i`` of a run is seeded from (seed, i) alone and its agents from (seed, i, seat), and the
-per-game records are combined in game order, so the statistics depend only on the seed and the
-arguments, never on the number of workers. Only keys containing ``sec`` hold timings.
+games' records are added up in a ``Tally`` of counts and multisets that merges exactly (no
+running sums of floats), so the statistics depend only on the seed and the arguments, never on
+the number of workers. A worker sends back its chunk's tally, not every game's record. Only keys
+containing ``sec`` hold timings.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
+from itertools import chain, repeat
 from typing import Any
 
 from .agents import make_agent
@@ -79,6 +81,104 @@ def conserved_problems(state: Any) -> list[str]:
     return out
 
 
+class Tally:
+    """The records of a run's games added up: counts and multisets only, so that the tallies of
+    chunks of games, merged in order, give exactly the tally of all of them in one go."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.decisions = 0
+        self.turns = 0
+        self.wins: Counter[tuple[int, int]] = Counter()  # (seat, winners of that game) -> games
+        self.ended: Counter[str] = Counter()
+        self.rounds: Counter[int] = Counter()  # rounds in a game -> games
+        self.tpr: Counter[int] = Counter()  # turns in a round -> rounds
+        self.role: dict[str, dict[str, Counter[float]]] = {}  # counter -> role -> changes
+        self.problems: list[str] = []
+
+    def add(self, r: dict[str, Any]) -> None:
+        """Count one game's record (from ``play_one``)."""
+        self.games += 1
+        self.decisions += r["decisions"]
+        self.turns += r["turns"]
+        for w in r["winners"]:
+            self.wins[(w, len(r["winners"]))] += 1
+        self.ended.update(r["ended_by"])
+        self.rounds[r["rounds"]] += 1
+        self.tpr.update(r["turns_per_round"])
+        for cname, roles in r["role_delta"].items():
+            for rname, vals in roles.items():
+                self.role.setdefault(cname, {}).setdefault(rname, Counter()).update(vals)
+        self.problems.extend(r["problems"])
+
+    def merge(self, o: Tally) -> None:
+        """Add the tally of the games that come after these."""
+        self.games += o.games
+        self.decisions += o.decisions
+        self.turns += o.turns
+        self.wins.update(o.wins)
+        self.ended.update(o.ended)
+        self.rounds.update(o.rounds)
+        self.tpr.update(o.tpr)
+        for cname, roles in o.role.items():
+            for rname, vals in roles.items():
+                self.role.setdefault(cname, {}).setdefault(rname, Counter()).update(vals)
+        self.problems.extend(o.problems)
+
+
+def _mean(c: Counter) -> float:
+    """``statistics.fmean`` of the multiset (``fsum`` is exact, so the order cannot matter)."""
+    n = sum(c.values())
+    return math.fsum(chain.from_iterable(repeat(v, k) for v, k in c.items())) / n
+
+
+def _median(c: Counter) -> Any:
+    """``statistics.median`` of the multiset."""
+    n = sum(c.values())
+    want = (n // 2 - 1, n // 2) if n % 2 == 0 else (n // 2,)
+    found = []
+    seen = 0
+    for v in sorted(c):
+        seen += c[v]
+        while len(found) < len(want) and want[len(found)] < seen:
+            found.append(v)
+    return found[0] if n % 2 else (found[0] + found[1]) / 2
+
+
+def _play_chunk(game: Any, players: int, agents: list[str], seed: int, lo: int, hi: int,
+                check: bool, record: bool, limits: dict[str, int] | None,
+                keep_log: Callable[[int, list, Any], None] | None = None,
+                progress: Callable[[int], None] | None = None) -> Tally:
+    """Play games ``lo``..``hi - 1`` and tally them; each recorded game's moves and outcome go
+    to ``keep_log(i, moves, outcome)``."""
+    tally = Tally()
+    for i in range(lo, hi):
+        r = play_one(game, players, agents, seed, i, check, record, limits)
+        if record and keep_log is not None:
+            keep_log(i, r.pop("moves"), r.pop("outcome"))
+        tally.add(r)
+        if progress:
+            progress(1)
+    return tally
+
+
+MAX_CHUNK = 200  # games a worker plays before it reports (and the progress bar moves)
+MIN_CHUNK = 4
+
+
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """The runs of games handed to the workers, in order: a worker pays about a millisecond for
+    each chunk it takes, so they are large at first, then shrink with the games left, so that
+    no core waits long for another's last chunk (guided scheduling)."""
+    out = []
+    lo = 0
+    while lo < games:
+        size = max(MIN_CHUNK, min(MAX_CHUNK, (games - lo) // (workers * 4)))
+        out.append((lo, min(games, lo + size)))
+        lo += size
+    return out
+
+
 _GAMES: dict[str, Any] = {}  # compiled games by run key: inherited by forked workers
 
 
@@ -88,7 +188,7 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _worker(args: tuple) -> list[dict[str, Any]]:
+def _worker(args: tuple) -> tuple[Tally, list[tuple[int, list, Any]]]:
     path, options, players, agents, seed, lo, hi, check, extra = args
     key = repr((path, sorted(options.items())))
     game = _GAMES.get(key)
@@ -96,8 +196,10 @@ def _worker(args: tuple) -> list[dict[str, Any]]:
         from . import load
 
         game = _GAMES[key] = load(path, options, extra.get("allow_any_path", False))
-    return [play_one(game, players, agents, seed, i, check, extra.get("record", False),
-                     extra.get("limits")) for i in range(lo, hi)]
+    logs: list[tuple[int, list, Any]] = []
+    tally = _play_chunk(game, players, agents, seed, lo, hi, check, extra.get("record", False),
+                        extra.get("limits"), lambda i, m, o: logs.append((i, m, o)))
+    return tally, logs
 
 
 def run(path: str, options: dict[str, Any], players: int, games: int, agents: list[str],
@@ -112,46 +214,40 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
     from . import load
 
     t0 = time.perf_counter()
-    records: list[dict[str, Any]] = []
     if game is None:
         game = load(path, options, allow_any_path)
     _GAMES[repr((path, sorted(options.items())))] = game
     record = record_to is not None
     extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path}
+    keep_log = None
     if record:
         from .replay import log_line
 
-        def keep(r: dict[str, Any], i: int) -> dict[str, Any]:
+        def keep_log(i: int, moves: list, result: Any) -> None:
             record_to.write(log_line(game, path, options, players, agents, seed, i, limits,
-                                     r.pop("moves"), r.pop("outcome")) + "\n")
-            return r
-    else:
-        def keep(r: dict[str, Any], i: int) -> dict[str, Any]:
-            return r
+                                     moves, result) + "\n")
     if workers <= 1:
-        for i in range(games):
-            records.append(keep(play_one(game, players, agents, seed, i, check, record, limits),
-                                i))
-            if progress:
-                progress(1)
+        tally = _play_chunk(game, players, agents, seed, 0, games, check, record, limits,
+                            keep_log, progress)
     else:
         import multiprocessing as mp
 
-        # small chunks: the last one decides when the run ends, so a big one leaves a core idle
-        chunk = max(1, min(50, math.ceil(games / (workers * 32))))
-        jobs = [(path, options, players, agents, seed, lo, min(games, lo + chunk), check, extra)
-                for lo in range(0, games, chunk)]
+        jobs = [(path, options, players, agents, seed, lo, hi, check, extra)
+                for lo, hi in chunks(games, workers)]
         ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
         # Ctrl-C is the parent's to handle (a clean message, exit 130): workers ignore it
         # rather than each printing its own traceback
+        tally = Tally()
         with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
-            for recs in pool.imap(_worker, jobs):
-                for r in recs:
-                    records.append(keep(r, len(records)))
+            for part, logs in pool.imap(_worker, jobs):
+                tally.merge(part)
+                for i, moves, result in logs:
+                    if keep_log is not None:
+                        keep_log(i, moves, result)
                 if progress:
-                    progress(len(recs))
+                    progress(part.games)
     seconds = time.perf_counter() - t0
-    return summarize(records, players, agents, seconds)
+    return summarize(tally, players, agents, seconds)
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -164,26 +260,13 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
-def summarize(records: list[dict[str, Any]], players: int, agents: list[str],
-              seconds: float) -> dict[str, Any]:
-    games = len(records)
-    wins = [0.0] * players
-    for r in records:
-        for w in r["winners"]:
-            wins[w] += 1.0 / len(r["winners"])
-    ended: Counter[str] = Counter()
-    tpr: list[int] = []
-    role: dict[str, dict[str, list[float]]] = {}
-    problems: list[str] = []
-    for r in records:
-        ended.update(r["ended_by"])
-        tpr.extend(r["turns_per_round"])
-        for cname, roles in r["role_delta"].items():
-            for rname, vals in roles.items():
-                role.setdefault(cname, {}).setdefault(rname, []).extend(vals)
-        problems.extend(r["problems"])
-    rounds = [r["rounds"] for r in records]
-    total_rounds = sum(rounds)
+def summarize(t: Tally, players: int, agents: list[str], seconds: float) -> dict[str, Any]:
+    games = t.games
+    # a shared win counts 1/k to each of the k winners (fsum: exact, whatever the order)
+    wins = [math.fsum(chain.from_iterable(repeat(1.0 / k, n) for (q, k), n in t.wins.items()
+                                          if q == p)) for p in range(players)]
+    ended, tpr, role, problems = t.ended, t.tpr, t.role, t.problems
+    total_rounds = sum(k * n for k, n in t.rounds.items())
     by_agent: dict[str, dict[str, Any]] = {}
     for a in dict.fromkeys(agents):
         seats = [p for p in range(players) if agents[p] == a]
@@ -205,18 +288,18 @@ def summarize(records: list[dict[str, Any]], players: int, agents: list[str],
         "players": players,
         "agents": agents,
         "rounds": total_rounds,
-        "decisions": sum(r["decisions"] for r in records),
-        "turns": sum(r["turns"] for r in records),
+        "decisions": t.decisions,
+        "turns": t.turns,
         "ended_by": dict(sorted(ended.items())),
         "ended_by_share": {k: round(v / nend, 6) for k, v in sorted(ended.items())} if nend else {},
         "wins_per_seat": per_seat,
         "wins_per_agent": by_agent,
-        "rounds_per_game": {"mean": round(statistics.fmean(rounds), 6) if rounds else 0.0,
-                            "median": statistics.median(rounds) if rounds else 0},
-        "turns_per_round": {"mean": round(statistics.fmean(tpr), 6) if tpr else 0.0,
-                            "median": statistics.median(tpr) if tpr else 0},
+        "rounds_per_game": {"mean": round(_mean(t.rounds), 6) if t.rounds else 0.0,
+                            "median": _median(t.rounds) if t.rounds else 0},
+        "turns_per_round": {"mean": round(_mean(tpr), 6) if tpr else 0.0,
+                            "median": _median(tpr) if tpr else 0},
         "counter_change_per_round": {
-            c: {r: round(statistics.fmean(v), 6) for r, v in sorted(roles.items()) if v}
+            c: {r: round(_mean(v), 6) for r, v in sorted(roles.items()) if v}
             for c, roles in sorted(role.items())},
         "invariant_violations": len(problems),
         "seconds": round(seconds, 4),

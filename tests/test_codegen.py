@@ -1,0 +1,127 @@
+"""The generated code keeps the rules' meaning: conditions written out as statements (``and``,
+``or``, ``any``/``all`` loops in a trigger or a ``when``), small functions compiled into the rule
+that calls them, and seat checks left out only where a variable loops over the seats in play.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rulelang
+from rulelang.errors import RuntimeRulesError
+
+GAME = """\
+name: Codegen
+players: {{min: 2, max: 5, default: 4}}
+deck: {{ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [S, H, D, C]}}
+zones:
+  stock: {{visibility: hidden, home: true}}
+  hand: {{per_player: true, visibility: owner}}
+counters:
+  c: 0
+functions:
+  low(p): c[p] < 2
+  big(p): size(hand[p]) > 2 and c[p] >= 1
+  either(p, q): low(p) or big(q)
+  value(): {expr}
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 3)"]
+  settle: {{done: pass}}
+phases:
+  play:
+    actions:
+      go:
+        when: {expr}
+        do: end_round('done')
+      wait:
+        do: pass
+"""
+
+ATOMS = ["c[me] > 1", "low(me)", "big(turn)", "either(me, dealer)", "true", "false",
+         "size(hand[me]) == 3", "c[dealer] == c[turn]", "none"]
+
+
+def _expr(depth: int, rng: random.Random) -> str:
+    if depth == 0 or rng.random() < 0.25:
+        return rng.choice(ATOMS)
+    kind = rng.randrange(6)
+    if kind == 0:
+        return f"({_expr(depth - 1, rng)} and {_expr(depth - 1, rng)})"
+    if kind == 1:
+        return f"({_expr(depth - 1, rng)} or {_expr(depth - 1, rng)} or {_expr(depth - 1, rng)})"
+    if kind == 2:
+        return f"not ({_expr(depth - 1, rng)})"
+    fn = "any" if kind in (3, 4) else "all"
+    over = rng.choice(["players", "seats", "[0, 1]", "[]"])
+    body = rng.choice(["c[p] > 0", "low(p)", "big(p) or c[p] == 3", "either(p, me)",
+                       _expr(depth - 1, rng)])
+    cond = rng.choice(["", " if c[p] != 1", " if low(p)"])
+    return f"{fn}({body} for p in {over}{cond})"
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 10**9))
+def test_a_when_agrees_with_the_same_expression_as_a_value(tmp_path: Path, seed: int) -> None:
+    # the action's when runs as statements with the functions inlined; the function value()
+    # is the same text compiled as one Python expression and called
+    rng = random.Random(seed)
+    expr = f"{_expr(3, rng)} or c[me] == 99"  # (a when that is literally false is refused)
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME.format(expr=f'"{expr}"'), encoding="utf-8")
+    game = rulelang.load(str(path))
+    value = game.functions["value"].fn
+    for k in range(12):
+        s = game.new_state(rng.randrange(2, 6), seed=k, record=False)
+        s.ctr[0] = [rng.randrange(4) for _ in range(s.n)]
+        for p in rng.sample(range(s.n), rng.randrange(s.n - 1)):
+            s.fx_eliminate(p)
+        s._entries = s._legal = s._legal_list = None
+        assert ("go" in s.legal_moves()) == bool(value(s)), (expr, s.ctr[0], s.seated)
+
+
+def _game(tmp_path: Path, functions: str, trigger: str) -> Any:
+    round_end = (f"  triggers:\n    t: {trigger}\n  settle: {{done: pass, t: pass}}\n"
+                 "match: {over: round >= 1}\n")  # a trigger true on the deal ends the match
+    text = GAME.format(expr="true").replace("  value(): true\n", functions).replace(
+        "  settle: {done: pass}\n", round_end)
+    path = tmp_path / "g.yaml"
+    path.write_text(text, encoding="utf-8")
+    return rulelang.load(str(path))
+
+
+def test_an_error_in_an_inlined_function_is_located_at_the_rule_that_calls_it(
+        tmp_path: Path) -> None:
+    game = _game(tmp_path, "  ratio(p): 10 // (c[p] - c[p])\n", "ratio(me) > 1")
+    with pytest.raises(RuntimeRulesError) as e:
+        game.new_state(4, seed=1, record=False)
+    assert "ZeroDivisionError" in str(e.value)
+    line = e.value.span.line
+    assert "t: ratio(me) > 1" in (tmp_path / "g.yaml").read_text().splitlines()[line - 1]
+
+
+def test_a_seat_out_of_a_list_is_still_checked(tmp_path: Path) -> None:
+    # a variable over players needs no check; one over any other list still gets it
+    game = _game(tmp_path, "  sized(p): size(hand[p]) > 3\n",
+                 "any(sized(p) for p in [0, 9])")
+    with pytest.raises(RuntimeRulesError, match="no seat 9"):
+        game.new_state(4, seed=1, record=False)
+    game = _game(tmp_path, "  sized(p): size(hand[p]) > 3\n",
+                 "any(sized(p) for p in players)")
+    s = game.new_state(4, seed=1, record=False)
+    assert s.status == "play"
+
+
+def test_deeply_nested_calls_are_inlined_only_so_far(tmp_path: Path) -> None:
+    chain = "".join(f"  f{i}(p): f{i + 1}(p) and c[p] == 0\n" for i in range(8))
+    game = _game(tmp_path, chain + "  f8(p): size(hand[p]) == 3\n",
+                 "all(f0(p) for p in players)")
+    s = game.new_state(3, seed=1, record=False)
+    assert s.ended_by == "t"  # every hand has 3 cards and every c is 0
+    assert game.functions["f0"].fn(s, 0) is True
