@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import nodes as N
+from .builtins import WORK, out_of_work
 from .cards import Deck, DeckTables, rank_text
 from .codegen import Namespace, Src, cond_lines, fn_of, src_of
 from .compile import Compiler, Scope, Symbols, UserFn
@@ -456,7 +457,7 @@ class Builder:
                 fn = None
                 if tree is not None:
                     fn, uf.ret = c.expr(tree, sc)
-                    uf.tree = tree
+                    uf.tree, uf.size = tree, sum(1 for _ in N.walk(tree))
                     uf.order_free = tuple(_order_free(tree, p) for p in uf.params)
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
@@ -732,14 +733,17 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
     frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
     if uf.effect:  # a procedure: its statements
         uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
-                                 f"    {ns.k(fn)}(S, {frame})"])
+                                 *ns.charge_lines(span), f"    {ns.k(fn)}(S, {frame})"])
         return
     if isinstance(fn, Src):
-        uf.fn = ns.function(params, frame, fn, span, f" (in '{uf.name}')")
+        uf.fn = ns.function(params, frame, fn, span, f" (in '{uf.name}')", charge=True)
         return
     fn = fn_of(fn)
     if k == 1 and n == 1:
         def func1(S: Any, a: Any) -> Any:
+            WORK[0] -= 1
+            if WORK[0] < 0:
+                out_of_work(span)
             try:
                 return fn(S, [a])
             except PY_ERRORS as e:
@@ -749,6 +753,9 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
         return
 
     def func(S: Any, *args: Any) -> Any:
+        WORK[0] -= 1
+        if WORK[0] < 0:
+            out_of_work(span)
         F = list(args) + [None] * (n - k) if n > k else list(args)
         try:
             return fn(S, F)

@@ -19,15 +19,17 @@ from .errors import RuntimeRulesError
 MAX_COLLECTION = 200_000
 # Loop iterations (for, while, comprehensions, and the items a built-in walks) allowed in one
 # engine step: nested loops over big lists could otherwise keep the machine busy for hours.
-# WORK[0] is what is left; the engine sets it back to MAX_WORK at every step.
+# WORK[0] is what is left; the engine sets it back to MAX_WORK at every step. Each pass of a
+# loop and each call of a rules function or procedure takes one.
 MAX_WORK = 20_000_000
 WORK = [MAX_WORK]
 
 
 def out_of_work(span: Any = None) -> None:
     WORK[0] = MAX_WORK  # whoever catches the error starts afresh
-    raise RuntimeRulesError(f"the rules looped more than {MAX_WORK} times in one step "
-                            "(nested loops over big lists?)", span)
+    raise RuntimeRulesError(f"the rules looped more than {MAX_WORK} times in one step, "
+                            "counting calls of functions (nested loops over big lists, or "
+                            "functions that call each other many times?)", span)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ class Namespace:
             "__builtins__": {"len": len, "any": any, "all": all, "list": list, "range": range,
                              "type": type, "int": int},
             "_work": _work, "_seat": _seat, "_tick": _tick, "_dealer": _dealer,
+            "WORK": WORK, "_out_of_work": out_of_work,
             "RulesError": RulesError, "RuntimeRulesError": RuntimeRulesError,
             "PY_ERRORS": PY_ERRORS, "Exception": Exception,
         }
@@ -70,18 +71,27 @@ class Namespace:
         return eval(compile(f"lambda S, F: {src}", "<rules>", "eval"), self.ns)
 
     def function(self, params: list[str], frame: str, src: Src, span: Any,
-                 where: str = "") -> Any:
+                 where: str = "", charge: bool = False) -> Any:
         """``def f(S, *params)`` that sets up the frame and returns the expression ``src``; a
-        Python error inside becomes a rules error at ``span`` (``where`` appended to it)."""
+        Python error inside becomes a rules error at ``span`` (``where`` appended to it).
+        ``charge``: each call takes one from the step's work allowance (see ``charge_lines``)."""
         suffix = f" + {self.k(where)}" if where else ""
         return self.define("_f", [
             f"def _f({', '.join(['S', *params])}):",
+            *(self.charge_lines(span) if charge else []),
             f"    F = {frame}",
             "    try:",
             f"        return {src.src}",
             "    except PY_ERRORS as e:",
             f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}'{suffix}, "
             f"{self.k(span)}) from None"])
+
+    def charge_lines(self, span: Any) -> list[str]:
+        """The first lines of a rules function or procedure: a call takes one from the step's
+        work allowance, as a pass of a loop does, so that functions calling one another many
+        times (each call makes the next ones: f calls g ten times, g calls h ten times...)
+        stop at the limit instead of running for hours."""
+        return ["    WORK[0] -= 1", "    if WORK[0] < 0:", f"        _out_of_work({self.k(span)})"]
 
     def define(self, name: str, lines: list[str]) -> Any:
         """Compile a generated ``def`` and return the function named ``name``."""

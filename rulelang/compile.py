@@ -83,8 +83,10 @@ class UserFn:
     pure: bool = False
     # per parameter: whether the order of a list passed there cannot change the result
     order_free: tuple[bool, ...] = ()
-    # the body of a function (not a procedure), for inlining it where it is called
+    # the body of a function (not a procedure), for inlining it where it is called, and its
+    # number of nodes
     tree: Any = None
+    size: int = 0
 
 
 @dataclass
@@ -185,6 +187,10 @@ def _is_num(t: str) -> bool:
 
 
 MAX_INLINE = 4  # calls inlined within one another at most
+MAX_INLINE_BODY = 60  # nodes of a function body that is inlined at most
+# nodes inlined into one game's rules at most: inlining copies a body into every call, so
+# without a bound a few functions calling each other many times would take minutes to compile
+MAX_INLINE_TOTAL = 3000
 MAX_INLINE_SRC = 4000  # a body whose source grows longer than this is called, not inlined
 MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grows without end
 
@@ -227,6 +233,7 @@ class Compiler:
         # set once every function of the rules file is installed: calls can then bind it
         self.functions_final = False
         self._inlining: list[str] = []  # the functions being inlined, innermost last
+        self._inline_left = MAX_INLINE_TOTAL  # nodes that may still be inlined
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -816,8 +823,10 @@ class Compiler:
         if not (self.functions_final and uf.tree is not None and not uf.effect and not uf.pure
                 and "@" not in uf.name and uf.name + "@super" not in self.sym.functions
                 and uf.name not in self._inlining and len(self._inlining) < MAX_INLINE
+                and uf.size <= min(MAX_INLINE_BODY, self._inline_left)
                 and len(argfs) == len(uf.params) and not self.errors):
             return None
+        self._inline_left -= uf.size
         body = Scope(fn=None)
         body.n = sc.n
         body.sure = sc.sure

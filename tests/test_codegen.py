@@ -6,6 +6,7 @@ that calls them, and seat checks left out only where a variable loops over the s
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +126,31 @@ def test_deeply_nested_calls_are_inlined_only_so_far(tmp_path: Path) -> None:
     s = game.new_state(3, seed=1, record=False)
     assert s.ended_by == "t"  # every hand has 3 cards and every c is 0
     assert game.functions["f0"].fn(s, 0) is True
+
+
+def _fan_out(tmp_path: Path, trigger: str) -> Any:
+    # each function calls the next 40 times: 40**6 calls of the last
+    fns = "".join(f"  f{i}(p): {' + '.join([f'f{i + 1}(p)'] * 40)} + c[p]\n" for i in range(6))
+    return _game(tmp_path, fns + "  f6(p): c[p] + size(hand[p])\n", trigger)
+
+
+def test_inlining_is_bounded_however_the_functions_call_each_other(tmp_path: Path) -> None:
+    # inlining everything would copy the last body 40**4 times (it took 48 s to check before
+    # inlining had a budget)
+    t = time.perf_counter()
+    game = _fan_out(tmp_path, "round > 99 and f0(me) > 0")
+    assert time.perf_counter() - t < 5.0
+    assert game.new_state(3, seed=1, record=False).status == "play"
+
+
+def test_calls_of_functions_count_against_the_work_limit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 40**6 calls without a loop: each call takes one from the step's allowance
+    from rulelang import engine
+
+    monkeypatch.setattr(engine, "MAX_WORK", 100_000)
+    game = _fan_out(tmp_path, "f0(me) > 0")
+    t = time.perf_counter()
+    with pytest.raises(RuntimeRulesError, match="counting calls of functions"):
+        game.new_state(3, seed=1, record=False)
+    assert time.perf_counter() - t < 5.0
