@@ -767,7 +767,14 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
     _ = base
 
 
-MEMO_LIMIT = 200_000
+MEMO_LIMIT = 200_000  # results remembered per function at most (then it starts afresh)
+MEMO_KEY_ITEMS = 256  # a call whose list arguments hold more items is not remembered
+MEMO_ITEMS = 2_000_000  # items in the keys of one function's memo at most
+
+
+def _key_items(key: Any) -> int:
+    """How many items a memo key holds (lists became tuples in it)."""
+    return len(key) if type(key) is tuple else 1
 _REDUCERS = ("sum", "max", "min", "any", "all")
 
 
@@ -825,8 +832,9 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
             else f"(tuple({p}) if type({p}) is list else {p})"
             for p, k_free in zip(params, order_free or (False,) * k)]
     key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
+    size = "_key_items(key)" if k == 1 else "sum([_key_items(x) for x in key])"
     if k == 0:
-        key = "()"
+        key, size = "()", "1"
     args = ", ".join(["S", *params])
     keep = "if _exact(v): " if any(order_free) else ""
     src = "\n".join([
@@ -839,14 +847,19 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
         "    except TypeError:",
         f"        return inner({args})",
         f"    v = inner({args})",
-        f"    if len(cache) >= {MEMO_LIMIT}:",
-        "        cache.clear()",
-        f"    {keep}cache[key] = v",
+        f"    n = {size}",
+        f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
+        f"        if len(cache) >= {MEMO_LIMIT} or used[0] + n > {MEMO_ITEMS}:",
+        "            cache.clear()",
+        "            used[0] = 0",
+        f"        {keep}cache[key] = v",
+        "        used[0] += n",
         "    return v"])
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError},
-                          "inner": inner, "cache": {}, "_exact": _exact}
+                          "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
+                          "_key_items": _key_items, "sum": sum}
     exec(compile(src, "<memo>", "exec"), ns)
     return ns["_m"]
 

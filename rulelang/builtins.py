@@ -20,7 +20,7 @@ MAX_COLLECTION = 200_000
 # Loop iterations (for, while, comprehensions, and the items a built-in walks) allowed in one
 # engine step: nested loops over big lists could otherwise keep the machine busy for hours.
 # WORK[0] is what is left; the engine sets it back to MAX_WORK at every step. Each pass of a
-# loop and each call of a rules function or procedure takes one.
+# loop, each call of a rules function or procedure and each item of a list made takes one.
 MAX_WORK = 20_000_000
 WORK = [MAX_WORK]
 
@@ -28,8 +28,9 @@ WORK = [MAX_WORK]
 def out_of_work(span: Any = None) -> None:
     WORK[0] = MAX_WORK  # whoever catches the error starts afresh
     raise RuntimeRulesError(f"the rules looped more than {MAX_WORK} times in one step, "
-                            "counting calls of functions (nested loops over big lists, or "
-                            "functions that call each other many times?)", span)
+                            "counting function calls and the items of the lists they made "
+                            "(nested loops over big lists, or functions that call each other "
+                            "many times?)", span)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,14 @@ class Builtin:
     doc: str = ""
 
 
+def charge(n: int) -> None:
+    """Take ``n`` from the step's work allowance: the items of a list made or copied (a loop of
+    a few thousand passes, each making a list of 200,000 numbers, runs a minute otherwise)."""
+    WORK[0] -= n
+    if WORK[0] < 0:
+        out_of_work()
+
+
 def _seq(xs: Any) -> list:
     if isinstance(xs, list):
         WORK[0] -= len(xs)
@@ -53,6 +62,7 @@ def _seq(xs: Any) -> list:
             out_of_work()
         return xs
     if isinstance(xs, (tuple, range)):
+        charge(len(xs))
         return list(xs)
     raise RuntimeRulesError(f"expected a list, got {_tname(xs)}")
 
@@ -153,6 +163,8 @@ def _combinations(xs: Any, k: int) -> list:
         raise RuntimeRulesError("combinations() needs a size of 0 or more")
     if k <= len(xs) and math.comb(len(xs), k) > MAX_COLLECTION:
         raise RuntimeRulesError(f"combinations() would make more than {MAX_COLLECTION} lists")
+    if k <= len(xs):
+        charge(math.comb(len(xs), k) * max(1, k))
     return [list(c) for c in itertools.combinations(xs, k)]
 
 
@@ -162,6 +174,7 @@ def _range(a: int, b: int | None = None) -> list:
         raise RuntimeRulesError("range() takes whole numbers")
     if hi - lo > MAX_COLLECTION:
         raise RuntimeRulesError(f"range() of more than {MAX_COLLECTION} numbers")
+    charge(max(0, hi - lo))
     return list(range(lo, hi))
 
 
@@ -365,11 +378,20 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         def choices(cs: list[int], k: int) -> Any:
             """Every choice of k of the cards; with a key, one per mix of keys (the first
             cards of each key), so that many equal cards cost nothing."""
+            classes: dict[str, list[int]] = {}
+            if key is not None:
+                for c in cs:
+                    classes.setdefault(repr(key(c)), []).append(c)
+            # many wild cards make astronomically many choices: bound them before making any
+            n = math.comb(len(cs), k) if key is None else \
+                math.comb(max(0, len(classes) + k - 1), k)
+            if n > MAX_COLLECTION:
+                raise RuntimeRulesError(f"sets(): more than {MAX_COLLECTION} ways to choose "
+                                        f"{k} of {len(cs)} cards (fewer wild cards, or a "
+                                        "lower max_wild:?)")
+            charge(n)
             if key is None:
                 return itertools.combinations(cs, k)
-            classes: dict[str, list[int]] = {}
-            for c in cs:
-                classes.setdefault(repr(key(c)), []).append(c)
             return _first_of_each(list(classes.values()), k)
 
         wild_choices = {k: [list(x) for x in choices(wilds, k)]
@@ -439,6 +461,9 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     def disjoint(melds: Any, k: int) -> list[list[list[int]]]:
         """Every choice of k melds that share no card."""
         ms = _seq(melds)
+        if not isinstance(k, int) or k < 0:
+            raise RuntimeRulesError("disjoint() needs a number of melds of 0 or more")
+        charge(math.comb(len(ms), k))  # every choice is looked at, even when none is kept
         out = []
         for combo in itertools.combinations(ms, k):
             used: set[int] = set()

@@ -25,6 +25,7 @@ from .builtins import (
     Builtin,
     Group,
     _meld_funcs,
+    charge,
 )
 from .codegen import MAX_LOOP as MAX_LOOP  # the limit lives with the code that enforces it
 from .codegen import Namespace, Src, fn_of, src_of
@@ -198,13 +199,16 @@ MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grow
 def _concat(x: Any, y: Any) -> list:
     if len(x) + len(y) > MAX_COLLECTION:
         raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
+    charge(len(x) + len(y))
     return list(x) + list(y)
 
 
 def _add(x: Any, y: Any) -> Any:
     r = x + y
-    if (type(r) is list or type(r) is str) and len(r) > MAX_COLLECTION:
-        raise RuntimeRulesError(f"a list or text of more than {MAX_COLLECTION} items")
+    if type(r) is list or type(r) is str:
+        if len(r) > MAX_COLLECTION:
+            raise RuntimeRulesError(f"a list or text of more than {MAX_COLLECTION} items")
+        charge(len(r))
     return r
 
 

@@ -182,6 +182,24 @@ def test_nested_loops_stop_at_the_work_limit(tmp_path: Path) -> None:
     assert "looped more than" in e.message
 
 
+def test_making_big_lists_counts_as_work(tmp_path: Path) -> None:
+    # no loop over the lists, but 10,000 passes each making 200,000 items would run a minute
+    e = play_bad_start(tmp_path, "while true { junk = size(range(200000)) }")
+    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    e = play_bad_start(tmp_path, "while true { junk = size(range(90000) + range(90000)) }")
+    assert "the items of the lists they made" in e.message
+
+
+def test_meld_finders_stop_before_choosing_among_too_many(tmp_path: Path) -> None:
+    # every card wild: the choices of wild cards alone ran 30 s and took 4.8 GB
+    e = play_bad_start(tmp_path, '"junk = size(sets(stock, 3, 30, wild: c -> true, '
+                                 'max_wild: 30))"')
+    assert "more than 200000 ways to choose" in e.message
+    # melds that all share cards: no choice is kept, but C(3000, 3) were looked at
+    e = play_bad_start(tmp_path, "junk = size(disjoint([stock for i in range(3000)], 3))")
+    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+
+
 def test_growing_numbers_and_lists_stop(tmp_path: Path) -> None:
     e = play_bad_start(tmp_path, "junk = 2; while true { junk = junk * junk }")
     assert "10^30" in e.message
