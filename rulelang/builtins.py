@@ -226,11 +226,28 @@ def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _distinct(xs: Any) -> list:
-    seen: list = []
+    out: list = []
+    seen: set = set()  # hashable items are looked up at once; lists among them one by one
     for x in _seq(xs):
-        if x not in seen:
-            seen.append(x)
-    return seen
+        try:
+            if x in seen:
+                continue
+            seen.add(x)
+        except TypeError:
+            charge(len(out))
+            if x in out:
+                continue
+        out.append(x)
+    return out
+
+
+def charged(xs: Any) -> Any:
+    """``xs`` for ``x in xs``: a search of a list looks at each of its items."""
+    if type(xs) is list:
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    return xs
 
 
 def _index_of(xs: Any, x: Any) -> int:
@@ -251,7 +268,9 @@ def _last(xs: Any) -> Any:
 def _without(xs: Any, ys: Any) -> list:
     """``xs`` less one occurrence of each item of ``ys`` (a list, or a single item)."""
     out = list(_seq(xs))
-    for y in ys if isinstance(ys, list) else [ys]:
+    ys = ys if isinstance(ys, list) else [ys]
+    charge(len(out) * len(ys))  # each one is searched for
+    for y in ys:
         if y in out:
             out.remove(y)
     return out
@@ -370,6 +389,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         the first such cards in the list's order."""
         hi = lo if hi is None else hi
         nat, wilds = split(cards, wild)
+        hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
         ranks: dict[str, list[int]] = {}
         for c in nat:
             ranks.setdefault(rank[c], []).append(c)

@@ -26,6 +26,7 @@ from .builtins import (
     Group,
     _meld_funcs,
     charge,
+    charged,
 )
 from .codegen import MAX_LOOP as MAX_LOOP  # the limit lives with the code that enforces it
 from .codegen import Namespace, Src, fn_of, src_of
@@ -566,6 +567,8 @@ class Compiler:
                 self.err(f"'{op}' needs a list on its right, not {bt}", n.operands[1].span)
             if op not in _CMP_OPS:  # the grammar's own operators, never other text
                 raise AssertionError(op)
+            if op in ("in", "not in"):  # a search of a list is charged to the step's work
+                return self.gen("({0} " + op + " " + self.k(charged) + "({1}))", a, b), "bool"
             return self.gen("({0} " + op + " {1})", a, b), "bool"
         # a chain a < b <= c: Python's own chains evaluate each operand once, as promised
         if not all(o in _CMP_OPS[:6] for o in ops):

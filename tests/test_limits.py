@@ -200,6 +200,30 @@ def test_meld_finders_stop_before_choosing_among_too_many(tmp_path: Path) -> Non
     assert f"looped more than {builtins.MAX_WORK} times" in e.message
 
 
+def test_searching_lists_counts_as_work(tmp_path: Path) -> None:
+    # each search of a list of 200,000 looks at its items: 4 * 10^10 comparisons otherwise
+    e = play_bad_start(tmp_path, "junk = range(200000); "
+                                 "junk = count(range(200000), i -> (i + 300000) in junk)")
+    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    e = play_bad_start(tmp_path, "junk = size(without(range(200000), range(200000, 400000)))")
+    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+
+
+def test_distinct_and_sets_are_not_slow_on_big_inputs(tmp_path: Path) -> None:
+    # distinct() of 200,000 numbers was quadratic; sets() up to a size of 10^12 looped that far
+    game = rulelang.load(str(write(
+        tmp_path, "d.yaml", "extends: thirty-one\nglobals:\n  junk: 0\nround:\n  start:\n"
+        "    - gather(stock); shuffle(stock)\n"
+        "    - junk = size(distinct(range(150000) + range(1000)))\n"
+        "    - junk = junk + size(sets(stock, 3, 1000000000000))\n"
+        "    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")))
+    t0 = time.perf_counter()
+    s = game.new_state(3, seed=0)
+    assert time.perf_counter() - t0 < 10
+    junk = s.g[[name for name, _ in game.globals].index("junk")]
+    assert junk == 150000 + 13 * (4 + 1)  # every set of 3 and of 4 of each rank
+
+
 def test_growing_numbers_and_lists_stop(tmp_path: Path) -> None:
     e = play_bad_start(tmp_path, "junk = 2; while true { junk = junk * junk }")
     assert "10^30" in e.message
