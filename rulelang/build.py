@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import nodes as N
-from .builtins import WORK, out_of_work
+from .builtins import WORK, leaves, out_of_work
 from .cards import Deck, DeckTables, rank_text
 from .codegen import Namespace, Src, cond_lines, fn_of, src_of
 from .compile import Compiler, Scope, Symbols, UserFn
@@ -770,6 +770,7 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
 MEMO_LIMIT = 200_000  # results remembered per function at most (then it starts afresh)
 MEMO_KEY_ITEMS = 256  # a call whose list arguments hold more items is not remembered
 MEMO_ITEMS = 2_000_000  # items in the keys of one function's memo at most
+MEMO_RESULT_ITEMS = 10_000  # an order-free result with more items is not looked through
 
 
 def _key_items(key: Any) -> int:
@@ -800,10 +801,14 @@ def _order_free(tree: N.Node, param: str) -> bool:
 
 
 def _exact(v: Any) -> bool:
-    """Whether a result is the same whatever order it was computed in (no float rounding)."""
-    if type(v) is list:
-        return all(_exact(x) for x in v)
-    return type(v) is not float
+    """Whether a result is the same whatever order it was computed in (no float rounding);
+    a result too big to look through is not kept."""
+    if type(v) is not list:
+        return type(v) is not float
+    try:
+        return all(type(x) is not float for x in leaves(v, MEMO_RESULT_ITEMS))
+    except RulesError:
+        return False
 
 
 def _memoize_pure(functions: dict[str, UserFn]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -241,6 +241,33 @@ def _distinct(xs: Any) -> list:
     return out
 
 
+def leaves(v: Any, limit: int) -> Iterator[Any]:
+    """The items of ``v`` and of the lists inside it, down to what is not a list; a value with
+    more than ``limit`` of them is an error. Lists can share lists (``a = [a, a]`` in a loop
+    makes 2^60 items out of 60 lists), so a walk of one must be bounded."""
+    stack = [v]
+    n = 0
+    while stack:
+        x = stack.pop()
+        if type(x) is list:
+            n += len(x)
+            if n > limit:
+                raise RuntimeRulesError(f"a value of more than {limit} items inside one another")
+            stack.extend(x)
+        else:
+            yield x
+
+
+def key_text(v: Any) -> str:
+    """The text of a ``key:`` value that cards are compared by (bounded, see ``leaves``)."""
+    for _ in leaves(v, KEY_ITEMS):
+        pass
+    return repr(v)
+
+
+KEY_ITEMS = 1_000
+
+
 def charged(xs: Any) -> Any:
     """``xs`` for ``x in xs``: a search of a list looks at each of its items."""
     if type(xs) is list:
@@ -360,7 +387,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         for o in options:
             o = sorted(o, key=lambda c: (order[c], suit[c] or "", c))
             key = tuple(name[c] for c in o) if same is None else \
-                tuple(sorted(repr(same(c)) for c in o))
+                tuple(sorted(key_text(same(c)) for c in o))
             if key not in seen:
                 seen.add(key)
                 out.append(o)
@@ -401,7 +428,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             classes: dict[str, list[int]] = {}
             if key is not None:
                 for c in cs:
-                    classes.setdefault(repr(key(c)), []).append(c)
+                    classes.setdefault(key_text(key(c)), []).append(c)
             # many wild cards make astronomically many choices: bound them before making any
             n = math.comb(len(cs), k) if key is None else \
                 math.comb(max(0, len(classes) + k - 1), k)
@@ -472,7 +499,12 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         cs = _seq(cards)
         if not cs or len({suit[c] for c in cs}) != 1 or any(rank[c] == "JK" for c in cs):
             return False
-        for choice in itertools.product(*[positions(c, ace) for c in cs]):
+        places = [positions(c, ace) for c in cs]
+        # only an ace under ace: 'both' has two places, 1 and 14, and a run takes each place
+        # once: with three such cards it cannot be a run (and 2^40 choices would be tried)
+        if sum(len(p) > 1 for p in places) > 2:
+            return False
+        for choice in itertools.product(*places):
             ps = sorted(choice)
             if all(b == a + 1 for a, b in itertools.pairwise(ps)):
                 return True

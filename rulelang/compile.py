@@ -445,7 +445,8 @@ class Compiler:
         obj, t = self.expr(n.obj, sc)
         lo = self.expr(n.lo, sc)[0] if n.lo else self.lit("None")
         hi = self.expr(n.hi, sc)[0] if n.hi else self.lit("None")
-        return self.gen("list({0}[{1}:{2}])", obj, lo, hi), t
+        # a slice is a copy: its items are charged to the step's work
+        return self.gen(self.k(charged) + "(list({0}[{1}:{2}]))", obj, lo, hi), t
 
     def e_ListLit(self, n: N.ListLit, sc: Scope) -> tuple[Fn, str]:
         items = [self.expr(x, sc) for x in n.items]

@@ -224,6 +224,26 @@ def test_distinct_and_sets_are_not_slow_on_big_inputs(tmp_path: Path) -> None:
     assert junk == 150000 + 13 * (4 + 1)  # every set of 3 and of 4 of each rank
 
 
+def test_slices_runs_and_keys_are_bounded(tmp_path: Path) -> None:
+    # a slice copies its items (10,000 copies of 200,000 took 15.6 GB); an is_run of 40 aces
+    # under ace: 'both' tried 2^40 orders; a key: of 2^40 items was written out as text
+    e = play_bad_start(tmp_path, "junk = range(200000); "
+                                 "junk = size([junk[1:] for i in range(10000)])")
+    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    game = rulelang.load(str(write(
+        tmp_path, "r.yaml", "extends: thirty-one\nglobals:\n  junk: 0\nround:\n  start:\n"
+        "    - gather(stock); shuffle(stock)\n"
+        "    - \"junk = is_run([first(filter(stock, c -> c.rank == 'A')) for i in range(40)], "
+        "ace: 'both')\"\n"
+        "    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")))
+    t0 = time.perf_counter()
+    game.new_state(3, seed=0)
+    assert time.perf_counter() - t0 < 10
+    e = play_bad_start(tmp_path, '"x = [1]; k = 0; while k < 40 { x = [x, x]; k += 1 }; '
+                                 'junk = size(sets(hand[0] + stock, 3, key: c -> x))"')
+    assert "a value of more than 1000 items" in e.message
+
+
 def test_growing_numbers_and_lists_stop(tmp_path: Path) -> None:
     e = play_bad_start(tmp_path, "junk = 2; while true { junk = junk * junk }")
     assert "10^30" in e.message
