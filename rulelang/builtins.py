@@ -144,7 +144,7 @@ def _filter(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _map(xs: Any, f: Callable[[Any], Any]) -> list:
-    return [f(x) for x in _seq(xs)]
+    return nested([f(x) for x in _seq(xs)])
 
 
 def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
@@ -165,7 +165,8 @@ def _combinations(xs: Any, k: int) -> list:
         raise RuntimeRulesError(f"combinations() would make more than {MAX_COLLECTION} lists")
     if k <= len(xs):
         charge(math.comb(len(xs), k) * max(1, k))
-    return [list(c) for c in itertools.combinations(xs, k)]
+    out = [list(c) for c in itertools.combinations(xs, k)]
+    return nested(out) if any(type(x) is list for x in xs) else out
 
 
 def _range(a: int, b: int | None = None) -> list:
@@ -260,12 +261,32 @@ def leaves(v: Any, limit: int) -> Iterator[Any]:
 
 def key_text(v: Any) -> str:
     """The text of a ``key:`` value that cards are compared by (bounded, see ``leaves``)."""
+    if type(v) is not list:
+        return repr(v)
     for _ in leaves(v, KEY_ITEMS):
         pass
     return repr(v)
 
 
 KEY_ITEMS = 1_000
+
+
+def nested(xs: list) -> list:
+    """``xs``, a list just made of other values, unless it holds more than MAX_COLLECTION items
+    counted through the lists inside it. Lists can share lists: ``x = [x, x]`` sixty times is
+    sixty small lists but 2^60 items, which ``==`` or ``distinct`` would walk for ever; with
+    every list made this way bounded, every walk is. The count is charged as work."""
+    n = len(xs)
+    inner = [x for x in xs if type(x) is list]
+    while inner:
+        x = inner.pop()
+        n += len(x)
+        if n > MAX_COLLECTION:
+            raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items, counting "
+                                    "the items of the lists inside it")
+        inner.extend([y for y in x if type(y) is list])
+    charge(n)
+    return xs
 
 
 def charged(xs: Any) -> Any:
@@ -529,7 +550,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 out.append([list(m) for m in combo])
                 if len(out) > MAX_MELDS:
                     raise RuntimeRulesError(f"more than {MAX_MELDS} meld choices")
-        return out
+        return nested(out)
 
     _ = nranks
     return {"sets": sets, "runs": runs, "is_set": is_set, "is_run": is_run,

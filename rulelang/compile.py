@@ -27,6 +27,7 @@ from .builtins import (
     _meld_funcs,
     charge,
     charged,
+    nested,
 )
 from .codegen import MAX_LOOP as MAX_LOOP  # the limit lives with the code that enforces it
 from .codegen import Namespace, Src, fn_of, src_of
@@ -201,7 +202,7 @@ def _concat(x: Any, y: Any) -> list:
     if len(x) + len(y) > MAX_COLLECTION:
         raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
     charge(len(x) + len(y))
-    return list(x) + list(y)
+    return nested(list(x) + list(y))
 
 
 def _add(x: Any, y: Any) -> Any:
@@ -210,7 +211,14 @@ def _add(x: Any, y: Any) -> Any:
         if len(r) > MAX_COLLECTION:
             raise RuntimeRulesError(f"a list or text of more than {MAX_COLLECTION} items")
         charge(len(r))
+        if type(r) is list:
+            nested(r)
     return r
+
+
+def _scalar(t: str) -> bool:
+    """Whether the checker knows values of type ``t`` are never lists."""
+    return t in ("int", "num", "bool", "card", "seat", "str", "none", "phase")
 
 
 def _mul(x: Any, y: Any) -> Any:
@@ -457,7 +465,10 @@ class Compiler:
             for _f, it in items[1:]:
                 et = _join(et, it)
             t = f"list[{et}]" if et != "any" else "list"
-        return self.gen("[" + ", ".join("{" + str(i) + "}" for i in range(len(fs))) + "]", *fs), t
+        src = "[" + ", ".join("{" + str(i) + "}" for i in range(len(fs))) + "]"
+        if any(not _scalar(it) for _f, it in items):  # it may hold lists: see nested()
+            src = self.k(nested) + "(" + src + ")"
+        return self.gen(src, *fs), t
 
     def e_Comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
@@ -482,7 +493,13 @@ class Compiler:
                 kids.append(self.expr(cond, sc)[0])
         elt, et = self.expr(n.elt, sc)
         kids.append(elt)
-        return self.gen(f"[{{{len(kids) - 1}}}" + "".join(parts) + "]", *kids), f"list[{et}]"
+        src = f"[{{{len(kids) - 1}}}" + "".join(parts) + "]"
+        # a filter ([x for x in xs if ...]) keeps items of a list that is bounded already
+        keeps = (len(n.clauses) == 1 and isinstance(n.elt, N.Name)
+                 and n.elt.id == n.clauses[0][0])
+        if not _scalar(et) and not keeps:  # its items may be lists: see nested()
+            src = self.k(nested) + "(" + src + ")"
+        return self.gen(src, *kids), f"list[{et}]"
 
     def e_Lambda(self, n: N.Lambda, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)

@@ -21,6 +21,9 @@ from .errors import IllegalMove, RuntimeRulesError, UsageError
 
 MAX_ROUND_STEPS = 200_000
 MAX_GAME_STEPS = 20_000_000
+# the work (see builtins.MAX_WORK) of all the steps of one game: the allowance is per step, so
+# rules that work hard at every step would otherwise make one game last for hours
+MAX_GAME_WORK = 4_000_000_000  # about 45 s of the cheapest loop passes
 MAX_ROUNDS = 1_000_000
 MAX_MOVES = 5_000
 VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
@@ -93,6 +96,7 @@ class State:
         self.game = game
         self.n = players
         WORK[0] = MAX_WORK
+        self.work_done = 0
         self.seed = seed
         self.rng = random.Random(seed)
         self.auto_continue = auto_continue
@@ -309,7 +313,7 @@ class State:
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
-        WORK[0] = MAX_WORK  # a fresh allowance of loop iterations for this step
+        self._fresh_work()
         mover = self.actor
         seen: set[tuple[int, int]] | None = None
         if self.record:
@@ -344,10 +348,21 @@ class State:
             raise RuntimeRulesError(f"{type(e).__name__}: {e} (in phase '{self.phase}')") \
                 from None
 
+    def _fresh_work(self) -> None:
+        """A fresh allowance of work for this step; what the last step used (what is gone
+        from its allowance) counts towards the game's."""
+        self.work_done += MAX_WORK - WORK[0]
+        WORK[0] = MAX_WORK
+        if self.work_done > MAX_GAME_WORK:
+            raise RuntimeRulesError(f"the game did more than {MAX_GAME_WORK} units of work "
+                                    "(loop passes, calls of functions, items of lists made) "
+                                    f"in all its steps (in phase '{self.phase}'): a rule that "
+                                    "works hard at every step?")
+
     def next_round(self) -> None:
         """Deal the next round after one that ended (when ``auto_continue`` is off)."""
         if self.status == "round_over":
-            WORK[0] = MAX_WORK
+            self._fresh_work()
             try:
                 self._next_round()
             except RecursionError:

@@ -226,7 +226,7 @@ def test_distinct_and_sets_are_not_slow_on_big_inputs(tmp_path: Path) -> None:
 
 def test_slices_runs_and_keys_are_bounded(tmp_path: Path) -> None:
     # a slice copies its items (10,000 copies of 200,000 took 15.6 GB); an is_run of 40 aces
-    # under ace: 'both' tried 2^40 orders; a key: of 2^40 items was written out as text
+    # under ace: 'both' tried 2^40 orders; a key: value is written out as text to compare
     e = play_bad_start(tmp_path, "junk = range(200000); "
                                  "junk = size([junk[1:] for i in range(10000)])")
     assert f"looped more than {builtins.MAX_WORK} times" in e.message
@@ -239,9 +239,34 @@ def test_slices_runs_and_keys_are_bounded(tmp_path: Path) -> None:
     t0 = time.perf_counter()
     game.new_state(3, seed=0)
     assert time.perf_counter() - t0 < 10
-    e = play_bad_start(tmp_path, '"x = [1]; k = 0; while k < 40 { x = [x, x]; k += 1 }; '
+    e = play_bad_start(tmp_path, '"x = [range(5000)]; '
                                  'junk = size(sets(hand[0] + stock, 3, key: c -> x))"')
     assert "a value of more than 1000 items" in e.message
+
+
+def test_the_work_of_a_whole_game_is_bounded(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # each step stays inside its allowance, but a trigger working hard at every step made a
+    # 116-decision game take 35 s (and a game never ending, hours)
+    monkeypatch.setattr(engine, "MAX_GAME_WORK", 3_000_000)
+    game = rulelang.load(str(write(
+        tmp_path, "w.yaml", "extends: thirty-one\nglobals:\n  junk: 0\nround:\n  triggers:\n"
+        "    busy:\n      when: 'true'\n"
+        "      do: junk = sum([1 for a in range(300) for b in range(300)])\n"
+        "      end: false\n")))
+    s = game.new_state(4, seed=0, record=False)
+    with pytest.raises(RuntimeRulesError, match="more than 3000000 units of work"):
+        for _ in range(200):
+            s.apply_index(0)
+
+
+def test_lists_that_share_lists_are_bounded(tmp_path: Path) -> None:
+    # sixty small lists holding 2^60 items: == of two of them never returned
+    for make in ("x = [x, x]", "x = [x for i in range(2)]", "x = map(range(2), i -> x)",
+                 "x = [x] + [x]"):
+        e = play_bad_start(tmp_path, f'"x = [1]; y = [1]; k = 0; while k < 60 {{ {make}; '
+                                     f'k += 1 }}; junk = if x == y then 1 else 0"')
+        assert "counting the items of the lists inside it" in e.message, make
 
 
 def test_growing_numbers_and_lists_stop(tmp_path: Path) -> None:
