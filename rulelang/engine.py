@@ -313,7 +313,11 @@ class State:
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
-        self._fresh_work()
+        # a fresh allowance for this step (see _fresh_work, written out: this runs every step)
+        self.work_done += MAX_WORK - WORK[0]
+        WORK[0] = MAX_WORK
+        if self.work_done > MAX_GAME_WORK:
+            self._fresh_work()  # raises
         mover = self.actor
         seen: set[tuple[int, int]] | None = None
         if self.record:
