@@ -655,20 +655,12 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
     for i, a in enumerate(actions):
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(_NO_FRAME)
         lines += [f"        _a = {i}", f"        F = {frame}"]
-        when = a.when_src
-
-        def test(pad: str, when: Any = when) -> list[str]:
-            """The lines that test the action's ``when`` (``cond_lines`` where it has parts)."""
-            if when is None:
-                return [f"{pad}if True:"]
-            if isinstance(when, Src) and when.parts is not None:
-                return [*cond_lines(when, "_c", pad, ns), f"{pad}if _c:"]
-            return [f"{pad}if {src_of(when, ns)[0]}:"]
         check = ["if len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added
-            lines += [*test(" " * 8), f"            out.append({ns.k((a, ()))})",
+            lines += [*_when_test(a.when_src, " " * 8, ns),
+                      f"            out.append({ns.k((a, ()))})",
                       *("            " + x for x in check)]
             continue
         if len(a.args) == 1 and len(a.arg_srcs) == 1:
@@ -678,7 +670,7 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                       "        if type(_o) is not list:",
                       "            _o = [_o]",
                       f"        for F[{slot}] in _o:",
-                      *test(" " * 12),
+                      *_when_test(a.when_src, " " * 12, ns),
                       f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
         else:
             lines.append(f"        S._enumerate({ns.k(a)}, out)")
@@ -690,6 +682,15 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
               "from None",
               "    return out"]
     return ns.define("_legal", lines)
+
+
+def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
+    """The lines of an ``if`` on an action's ``when`` (``cond_lines`` where it has parts)."""
+    if when is None:
+        return [f"{pad}if True:"]
+    if isinstance(when, Src) and when.parts is not None:
+        return [*cond_lines(when, "_c", pad, ns), f"{pad}if _c:"]
+    return [f"{pad}if {src_of(when, ns)[0]}:"]
 
 
 def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]]) -> Fn:
@@ -771,11 +772,6 @@ MEMO_LIMIT = 200_000  # results remembered per function at most (then it starts 
 MEMO_KEY_ITEMS = 256  # a call whose list arguments hold more items is not remembered
 MEMO_ITEMS = 2_000_000  # items in the keys of one function's memo at most
 MEMO_RESULT_ITEMS = 10_000  # an order-free result with more items is not looked through
-
-
-def _key_items(key: Any) -> int:
-    """How many items a memo key holds (lists became tuples in it)."""
-    return len(key) if type(key) is tuple else 1
 _REDUCERS = ("sum", "max", "min", "any", "all")
 
 
@@ -825,6 +821,11 @@ def _memoize_pure(functions: dict[str, UserFn]) -> None:
         if not uf.pure or uf.fn is None:
             continue
         uf.fn = _memo(uf.fn, len(uf.params), uf.order_free)
+
+
+def _key_items(key: Any) -> int:
+    """How many items a memo key holds (lists became tuples in it)."""
+    return len(key) if type(key) is tuple else 1
 
 
 def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:

@@ -85,6 +85,10 @@ def _size(xs: Any) -> int:
     return len(_seq(xs)) if not isinstance(xs, str) else len(xs)
 
 
+def _empty(name: str) -> RuntimeRulesError:
+    return RuntimeRulesError(f"{name}() of an empty list (give default: to allow it)")
+
+
 def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
     def f(*args: Any, key: Callable[[Any], Any] | None = None, default: Any = ...) -> Any:
         if len(args) == 2 and callable(args[1]) and key is None:
@@ -96,7 +100,7 @@ def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
         if not xs:
             if default is not ...:
                 return default
-            raise RuntimeRulesError(f"{name}() of an empty list (give default: to allow it)")
+            raise _empty(name)
         return pick(xs, key=key) if key is not None else pick(xs)
 
     return f
@@ -106,7 +110,7 @@ def _extreme_of(pick: Callable[..., Any], name: str) -> Callable[[list], Any]:
     """``max``/``min`` of a list that a comprehension built (its loop is already paid for)."""
     def f(xs: list) -> Any:
         if not xs:
-            raise RuntimeRulesError(f"{name}() of an empty list (give default: to allow it)")
+            raise _empty(name)
         return pick(xs)
 
     return f
@@ -242,6 +246,21 @@ def _distinct(xs: Any) -> list:
     return out
 
 
+def _items_inside(xs: list, limit: int, message: str) -> int:
+    """How many items ``xs`` holds, counting through the lists inside it; more than ``limit``
+    is the error ``message``. Lists can share lists (``x = [x, x]`` sixty times is sixty small
+    lists but 2^60 items), so the count stops at the limit."""
+    n = len(xs)
+    inner = [x for x in xs if type(x) is list]
+    while inner:
+        x = inner.pop()
+        n += len(x)
+        if n > limit:
+            raise RuntimeRulesError(message)
+        inner.extend([y for y in x if type(y) is list])
+    return n
+
+
 def leaves(v: Any, limit: int) -> Iterator[Any]:
     """The items of ``v`` and of the lists inside it, down to what is not a list; a value with
     more than ``limit`` of them is an error. Lists can share lists (``a = [a, a]`` in a loop
@@ -261,10 +280,8 @@ def leaves(v: Any, limit: int) -> Iterator[Any]:
 
 def key_text(v: Any) -> str:
     """The text of a ``key:`` value that cards are compared by (bounded, see ``leaves``)."""
-    if type(v) is not list:
-        return repr(v)
-    for _ in leaves(v, KEY_ITEMS):
-        pass
+    if type(v) is list:
+        _items_inside(v, KEY_ITEMS, f"a value of more than {KEY_ITEMS} items inside one another")
     return repr(v)
 
 
@@ -276,16 +293,8 @@ def nested(xs: list) -> list:
     counted through the lists inside it. Lists can share lists: ``x = [x, x]`` sixty times is
     sixty small lists but 2^60 items, which ``==`` or ``distinct`` would walk for ever; with
     every list made this way bounded, every walk is. The count is charged as work."""
-    n = len(xs)
-    inner = [x for x in xs if type(x) is list]
-    while inner:
-        x = inner.pop()
-        n += len(x)
-        if n > MAX_COLLECTION:
-            raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items, counting "
-                                    "the items of the lists inside it")
-        inner.extend([y for y in x if type(y) is list])
-    charge(n)
+    charge(_items_inside(xs, MAX_COLLECTION, f"a list of more than {MAX_COLLECTION} items, "
+                                             "counting the items of the lists inside it"))
     return xs
 
 

@@ -201,8 +201,7 @@ MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grow
 def _concat(x: Any, y: Any) -> list:
     if len(x) + len(y) > MAX_COLLECTION:
         raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
-    charge(len(x) + len(y))
-    return nested(list(x) + list(y))
+    return nested(list(x) + list(y))  # (which charges the items)
 
 
 def _add(x: Any, y: Any) -> Any:
@@ -210,9 +209,10 @@ def _add(x: Any, y: Any) -> Any:
     if type(r) is list or type(r) is str:
         if len(r) > MAX_COLLECTION:
             raise RuntimeRulesError(f"a list or text of more than {MAX_COLLECTION} items")
-        charge(len(r))
         if type(r) is list:
-            nested(r)
+            nested(r)  # (which charges the items)
+        else:
+            charge(len(r))
     return r
 
 

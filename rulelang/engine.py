@@ -313,11 +313,11 @@ class State:
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
-        # a fresh allowance for this step (see _fresh_work, written out: this runs every step)
+        # _fresh_work, written out: this runs at every step
         self.work_done += MAX_WORK - WORK[0]
         WORK[0] = MAX_WORK
         if self.work_done > MAX_GAME_WORK:
-            self._fresh_work()  # raises
+            self._too_much_work()
         mover = self.actor
         seen: set[tuple[int, int]] | None = None
         if self.record:
@@ -358,10 +358,13 @@ class State:
         self.work_done += MAX_WORK - WORK[0]
         WORK[0] = MAX_WORK
         if self.work_done > MAX_GAME_WORK:
-            raise RuntimeRulesError(f"the game did more than {MAX_GAME_WORK} units of work "
-                                    "(loop passes, calls of functions, items of lists made) "
-                                    f"in all its steps (in phase '{self.phase}'): a rule that "
-                                    "works hard at every step?")
+            self._too_much_work()
+
+    def _too_much_work(self) -> None:
+        raise RuntimeRulesError(f"the game did more than {MAX_GAME_WORK} units of work "
+                                "(loop passes, calls of functions, items of lists made) "
+                                f"in all its steps (in phase '{self.phase}'): a rule that "
+                                "works hard at every step?")
 
     def next_round(self) -> None:
         """Deal the next round after one that ended (when ``auto_continue`` is off)."""

@@ -106,9 +106,7 @@ class Tally:
         self.ended.update(r["ended_by"])
         self.rounds[r["rounds"]] += 1
         self.tpr.update(r["turns_per_round"])
-        for cname, roles in r["role_delta"].items():
-            for rname, vals in roles.items():
-                self.role.setdefault(cname, {}).setdefault(rname, Counter()).update(vals)
+        self._add_roles(r["role_delta"])
         self.problems.extend(r["problems"])
 
     def merge(self, o: Tally) -> None:
@@ -120,10 +118,14 @@ class Tally:
         self.ended.update(o.ended)
         self.rounds.update(o.rounds)
         self.tpr.update(o.tpr)
-        for cname, roles in o.role.items():
+        self._add_roles(o.role)
+        self.problems.extend(o.problems)
+
+    def _add_roles(self, role: dict[str, dict[str, Any]]) -> None:
+        """Add counter changes by counter and role (lists of values, or multisets of them)."""
+        for cname, roles in role.items():
             for rname, vals in roles.items():
                 self.role.setdefault(cname, {}).setdefault(rname, Counter()).update(vals)
-        self.problems.extend(o.problems)
 
 
 def _mean(c: Counter) -> float:
