@@ -1,0 +1,92 @@
+"""Transcripts of bundled games played by seeded bots: the answers the engine must keep.
+
+``python -m tests.engine_transcripts --write`` records them into tests/data/engine1.json (done
+once, with the first engine, before the second design replaced it); tests/test_differential.py
+plays the same games with today's engine and requires the very same moves and outcomes. A game
+is played with its short options (see SHORT), through move texts, each seat choosing with its
+own seeded generator: random seats pick uniformly, greedy seats use the greedy agent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "engine1.json"
+SHORT = {"lives": 2, "tokens": 2, "chips": 10, "hands": 2, "max_turns": 30, "target": 40}
+SEEDS = range(6)
+GREEDY_SEEDS = range(2)
+MAX_DECISIONS = 6_000
+
+
+def game_files() -> list[Path]:
+    files = sorted(p for p in (ROOT / "games").glob("*.yaml")
+                   if not p.name.endswith(".scenario.yaml"))
+    return [*files, ROOT / "examples" / "crazy-eights.yaml"]
+
+
+def short_options(game: Any) -> dict[str, Any]:
+    out = {}
+    for name, spec in game.option_specs.items():
+        d = spec.get("default")
+        if name in SHORT and isinstance(d, int) and not isinstance(d, bool):
+            v = max(min(d, SHORT[name]), spec.get("min", 0))
+            if v != d:
+                out[name] = v
+    return out
+
+
+def play(path: Path, players: int, seed: int, greedy: bool) -> dict[str, Any]:
+    import rulelang
+    from rulelang.agents import GreedyAgent
+
+    base = rulelang.load(str(path))
+    game = rulelang.load(str(path), short_options(base))
+    s = game.new_state(players, seed=seed)
+    rngs = [random.Random(seed * 1000 + p) for p in range(players)]
+    bots = [GreedyAgent(seed * 1000 + p) if greedy and p == 0 else None for p in range(players)]
+    moves: list[str] = []
+    while not s.is_over() and len(moves) < MAX_DECISIONS:
+        seat = s.current_player()
+        legal = s.legal_moves()
+        bot = bots[seat]
+        m = bot.choose(s, seat) if bot is not None else legal[int(rngs[seat].random() * len(legal))]
+        moves.append(f"{seat}: {m}  [{len(legal)}]")
+        s.apply(m)
+    res = s.result()
+    text = "\n".join(moves)
+    return {"moves": len(moves), "sha": hashlib.sha256(text.encode()).hexdigest()[:16],
+            "result": json.loads(json.dumps(res)), "round": s.round,
+            "first_moves": moves[:40]}
+
+
+def cases() -> list[tuple[str, int, int, bool]]:
+    import rulelang
+
+    out = []
+    for path in game_files():
+        g = rulelang.load(str(path))
+        counts = sorted({g.min_players, g.default_players, g.max_players})
+        for seed in SEEDS:
+            out.append((path.relative_to(ROOT).as_posix(), counts[seed % len(counts)], seed, False))
+        for seed in GREEDY_SEEDS:
+            out.append((path.relative_to(ROOT).as_posix(), g.default_players, seed, True))
+    return out
+
+
+def key(case: tuple[str, int, int, bool]) -> str:
+    path, players, seed, greedy = case
+    return f"{path} players={players} seed={seed}{' greedy' if greedy else ''}"
+
+
+if __name__ == "__main__":
+    if "--write" not in sys.argv:
+        sys.exit("usage: python -m tests.engine_transcripts --write")
+    out = {key(c): play(ROOT / c[0], c[1], c[2], c[3]) for c in cases()}
+    DATA.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(out)} transcripts written to {DATA}")
