@@ -8,14 +8,14 @@ and every problem is collected so that ``rulelang check`` can report them all at
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import nodes as N
-from .builtins import WORK, leaves, out_of_work
-from .cards import Deck, DeckTables, rank_text
-from .codegen import Namespace, Src, cond_lines, fn_of, src_of
+from .builtins import leaves
+from .cards import Deck, rank_text
+from .codegen import Namespace, Src, cond_lines, fn_of, src_of, unit_call
 from .compile import Compiler, Scope, Symbols, UserFn
+from .engine import State
 from .errors import (
     CheckError,
     CheckWarning,
@@ -27,160 +27,16 @@ from .errors import (
     UsageError,
     did_you_mean,
 )
+from .game import ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef
+from .limits import MEMO_ITEMS, MEMO_KEY_ITEMS, MEMO_LIMIT, MEMO_RESULT_ITEMS
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
+from .runtime import NO_FRAME, PY_ERRORS, WORK, out_of_work
 from .yamlload import YMap
 
-Fn = Any
-VISIBILITIES = ("hidden", "owner", "public", "top")
 
-
-@dataclass
-class ZoneDef:
-    name: str
-    per_player: bool
-    visibility: str
-    face_up: bool
-    home: bool
-    first_id: int
-    groups: bool = False
-
-
-@dataclass
-class ActionDef:
-    name: str
-    phase: str
-    args: list[tuple[str, Fn, str, int]]  # (name, closure giving the options, type, frame slot)
-    when: Fn | None
-    do: Fn | None
-    next: Fn | None  # closure giving a phase name or 'end_turn'; None = end_turn
-    nslots: int
-    span: Span
-    when_span: Span
-    next_const: str | None = None  # the phase (or end_turn) when next: names one outright
-    # the compiled ``when`` and argument options as the compiler gave them (``Src`` where it
-    # could), for the phase's generated legal-move function
-    when_src: Any = None
-    arg_srcs: list[Any] = field(default_factory=list)
-
-
-@dataclass
-class PhaseDef:
-    name: str
-    actor: Fn | None
-    enter: Fn | None
-    actions: list[ActionDef]
-    nslots: int
-    span: Span
-    # S -> the legal (action, arguments) entries, in order; made for every phase of a game
-    # that compiles (one with errors never reaches the engine)
-    legal: Fn | None = None
-
-
-@dataclass
-class Unit:
-    """A compiled top-level piece of rules text with its frame size."""
-
-    fn: Fn
-    nslots: int
-    span: Span
-
-    def __post_init__(self) -> None:
-        fn, n, span = self.fn, self.nslots, self.span
-        if isinstance(fn, Src):
-            # one generated function: frame, expression and the error located at the unit
-            frame = fn.ns.k(_NO_FRAME) if n == 0 else f"[None] * {n}"
-            self.call = fn.ns.function([], frame, fn, span)
-            return
-        fn = fn_of(fn)
-        # a unit with no locals needs no frame: share one empty list (nothing can write to it)
-        f = (lambda S: fn(S, _NO_FRAME)) if n == 0 else (lambda S: fn(S, [None] * n))
-
-        def call(S: Any) -> Any:
-            try:
-                return f(S)
-            except PY_ERRORS as e:
-                raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
-
-        self.call = call
-
-    def __call__(self, S: Any) -> Any:
-        return self.call(S)
-
-
-_NO_FRAME: list = []
-# Python errors that rules text can cause while it runs (1 / 0, a list added to a number, an
-# index out of range): each is turned into a RuntimeRulesError located at the rules text that
-# ran, never a traceback
-PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
-
-
-@dataclass
-class Game:
-    """Everything fixed about a game once its rules and options are known. Immutable in use."""
-
-    name: str
-    path: str
-    files: list[tuple[str, str]]
-    options: dict[str, Any]
-    option_specs: dict[str, dict[str, Any]]
-    min_players: int
-    max_players: int
-    default_players: int
-    direction: int
-    deck: Deck
-    copies: Unit | int
-    tables: DeckTables
-    zones: list[ZoneDef]
-    zone_names: list[str]  # zone id -> display name ("hand", "stock")
-    zone_owner: list[int]  # zone id -> seat, or -1
-    nzones: int
-    home_zone: int
-    counters: list[tuple[str, Unit]]
-    globals: list[tuple[str, Unit]]
-    functions: dict[str, UserFn]
-    phases: dict[str, PhaseDef]
-    first_phase: str
-    match_start: Unit | None
-    match_over: Unit | None
-    match_winner: Unit | None
-    first_dealer: Unit | None
-    round_start: Unit | None
-    round_first: Unit | None
-    triggers: list[tuple[str, Unit, Unit | None, bool]]
-    settle: dict[str, Unit | None]
-    round_end: Unit | None
-    next_dealer: Unit | None
-    turn_start: Unit | None
-    turn_end: Unit | None
-    turn_next: Unit | None
-    hand_evaluator: str | None
-    heuristic: str | None
-    conserved: list[tuple[str, Unit]]
-    ended_by: list[str]
-    doc: YMap = field(repr=False, default_factory=YMap)
-    global_types: dict[str, str] = field(default_factory=dict)
-    # match.requires: (message, condition) pairs; a game whose players and options make one
-    # false is refused before it starts
-    requires: list[tuple[str, Unit]] = field(default_factory=list)
-
-    # S -> whether a trigger ended the round (and it was finished); checked after every step,
-    # made for every game that compiles
-    check_triggers: Fn | None = None
-
-    def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
-                  **kw: Any) -> Any:
-        from .engine import State
-
-        return State(self, self.default_players if players is None else players, seed, dealer,
-                     **kw)
-
-    def evaluator(self, name: str | None = None) -> UserFn:
-        name = name or self.hand_evaluator
-        if name is None or name not in self.functions:
-            known = [k for k in self.functions if "@" not in k and not self.functions[k].effect]
-            raise UsageError(f"no evaluator named '{name}'{did_you_mean(str(name), known)}")
-        return self.functions[name]
+def _unit(fn: Fn, nslots: int, span: Span) -> Unit:
+    return Unit(fn, nslots, span, unit_call(fn, nslots, span))
 
 
 def resolve_options(doc: YMap, given: dict[str, Any] | None) -> tuple[dict[str, Any],
@@ -271,7 +127,7 @@ class Builder:
             return None
         sc = Scope(params, in_action=in_action, phase_names=phase_names)
         fn = c.stmts(tree, sc) if kind == "stmts" else c.expr(tree, sc)[0]
-        return Unit(fn, sc.n, span)
+        return _unit(fn, sc.n, span)
 
     def effects(self, c: Compiler, value: Any, span: Span, sc: Scope | None = None) -> Any:
         """A list of effect lines (or one string) compiled into one closure on scope ``sc``."""
@@ -288,7 +144,7 @@ class Builder:
         own = sc is None
         sc = sc or Scope()
         fn = c.stmts(tuple(trees), sc)
-        return Unit(fn, sc.n, span) if own else fn
+        return _unit(fn, sc.n, span) if own else fn
 
     # -------------------------------------------------------------------- the whole game
     def build(self) -> Game:
@@ -653,7 +509,7 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
     action."""
     lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
     for i, a in enumerate(actions):
-        frame = f"[None] * {a.nslots}" if a.nslots else ns.k(_NO_FRAME)
+        frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         lines += [f"        _a = {i}", f"        F = {frame}"]
         check = ["if len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
@@ -673,7 +529,7 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                       *_when_test(a.when_src, " " * 12, ns),
                       f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
         else:
-            lines.append(f"        S._enumerate({ns.k(a)}, out)")
+            lines.append(f"        S.enumerate_args({ns.k(a)}, out)")
         lines += ["        " + x for x in check]
     spans = ns.k(tuple(a.when_span for a in actions))
     lines += ["    except RulesError:", "        raise",
@@ -695,11 +551,11 @@ def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
 
 def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]]) -> Fn:
     """One generated function that checks the triggers in order after a step, each ``when``
-    spliced in with its own frame and its errors located at it; the first that ends the round
-    has the round finished. Returns whether it was."""
+    spliced in with its own frame and its errors located at it. Returns whether one ended the
+    round (its name is then in ``S.pending_end``; the engine finishes the round)."""
     lines = ["def _triggers(S):"]
     for name, when, do, ends in triggers:
-        frame = f"[None] * {when.nslots}" if when.nslots else ns.k(_NO_FRAME)
+        frame = f"[None] * {when.nslots}" if when.nslots else ns.k(NO_FRAME)
         lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
                   "    except PY_ERRORS as e:",
                   f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
@@ -708,9 +564,8 @@ def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | Non
         if do is not None:
             lines.append(f"        {ns.k(do.call)}(S)")
         if ends:
-            lines.append(f"        S._pending_end = {ns.k(name)}")
-        lines += ["        if S._pending_end is not None:",
-                  "            S._finish_round()",
+            lines.append(f"        S.pending_end = {ns.k(name)}")
+        lines += ["        if S.pending_end is not None:",
                   "            return True"]
     lines.append("    return False")
     return ns.define("_triggers", lines)
@@ -768,10 +623,6 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
     _ = base
 
 
-MEMO_LIMIT = 200_000  # results remembered per function at most (then it starts afresh)
-MEMO_KEY_ITEMS = 256  # a call whose list arguments hold more items is not remembered
-MEMO_ITEMS = 2_000_000  # items in the keys of one function's memo at most
-MEMO_RESULT_ITEMS = 10_000  # an order-free result with more items is not looked through
 _REDUCERS = ("sum", "max", "min", "any", "all")
 
 
@@ -919,6 +770,7 @@ def build_game(loaded: Loaded, options: dict[str, Any] | None = None) -> Game:
     if b.errors:
         raise RulesErrors(b.errors)
     game.option_specs = specs
+    game.state_type = State
     return game
 
 

@@ -15,22 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RuntimeRulesError
-
-MAX_COLLECTION = 200_000
-# Loop iterations (for, while, comprehensions, and the items a built-in walks) allowed in one
-# engine step: nested loops over big lists could otherwise keep the machine busy for hours.
-# WORK[0] is what is left; the engine sets it back to MAX_WORK at every step. Each pass of a
-# loop, each call of a rules function or procedure and each item of a list made takes one.
-MAX_WORK = 20_000_000
-WORK = [MAX_WORK]
-
-
-def out_of_work(span: Any = None) -> None:
-    WORK[0] = MAX_WORK  # whoever catches the error starts afresh
-    raise RuntimeRulesError(f"the rules looped more than {MAX_WORK} times in one step, "
-                            "counting function calls and the items of the lists they made "
-                            "(nested loops over big lists, or functions that call each other "
-                            "many times?)", span)
+from .limits import KEY_ITEMS, MAX_COLLECTION, MAX_MELDS
+from .runtime import WORK, charge, out_of_work
 
 
 @dataclass(frozen=True)
@@ -45,14 +31,6 @@ class Builtin:
     effect: bool = False  # may only be called as a statement
     kwargs: tuple[str, ...] = ()
     doc: str = ""
-
-
-def charge(n: int) -> None:
-    """Take ``n`` from the step's work allowance: the items of a list made or copied (a loop of
-    a few thousand passes, each making a list of 200,000 numbers, runs a minute otherwise)."""
-    WORK[0] -= n
-    if WORK[0] < 0:
-        out_of_work()
 
 
 def _seq(xs: Any) -> list:
@@ -285,7 +263,6 @@ def key_text(v: Any) -> str:
     return repr(v)
 
 
-KEY_ITEMS = 1_000
 
 
 def nested(xs: list) -> list:
@@ -387,7 +364,6 @@ class Group(list):
     __hash__ = None  # type: ignore[assignment]
 
 
-MAX_MELDS = 5_000
 # a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
 RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
 

@@ -13,26 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .builtins import WORK, out_of_work
-from .errors import RulesError, RuntimeRulesError
-
-MAX_LOOP = 10_000  # passes of one while loop
-MAX_INLINE_DEPTH = 24  # beyond this a child is compiled on its own (Python's parser nests ~200)
-PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
-
-
-def _work(xs: Any, span: Any) -> Any:
-    """Charge a loop over ``xs`` to this step's work allowance."""
-    WORK[0] -= len(xs)
-    if WORK[0] < 0:
-        out_of_work(span)
-    return xs
-
-
-def _seat(p: Any, n: int, name: str) -> int:
-    if type(p) is not int or not 0 <= p < n:
-        raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
-    return p
+from . import runtime
+from .errors import RuntimeRulesError
+from .limits import MAX_INLINE_DEPTH
+from .runtime import NO_FRAME, PY_ERRORS
 
 
 class Namespace:
@@ -42,10 +26,7 @@ class Namespace:
         self.ns: dict[str, Any] = {
             "__builtins__": {"len": len, "any": any, "all": all, "list": list, "range": range,
                              "type": type, "int": int},
-            "_work": _work, "_seat": _seat, "_tick": _tick, "_dealer": _dealer,
-            "WORK": WORK, "_out_of_work": out_of_work,
-            "RulesError": RulesError, "RuntimeRulesError": RuntimeRulesError,
-            "PY_ERRORS": PY_ERRORS, "Exception": Exception,
+            **runtime.helpers(),
         }
         self._ids: dict[int, str] = {}
         self._n = 0
@@ -169,18 +150,21 @@ def fn_of(f: Any) -> Any:
     return f.func() if isinstance(f, Src) else f
 
 
-def _tick(k: int, span: Any) -> int:
-    """One more pass of a ``while`` loop: bounded by MAX_LOOP and by the step's work."""
-    k += 1
-    if k > MAX_LOOP:
-        raise RuntimeRulesError(f"a loop ran more than {MAX_LOOP} times", span)
-    WORK[0] -= 1
-    if WORK[0] < 0:
-        out_of_work(span)
-    return k
+def unit_call(fn: Any, n: int, span: Any) -> Any:
+    """``call(S)`` for a compiled top-level piece of rules text (a ``game.Unit``): a frame of
+    ``n`` slots, and a Python error reported at ``span``."""
+    if isinstance(fn, Src):
+        # one generated function: frame, expression and the error located at the unit
+        frame = fn.ns.k(NO_FRAME) if n == 0 else f"[None] * {n}"
+        return fn.ns.function([], frame, fn, span)
+    fn = fn_of(fn)
+    # a unit with no locals needs no frame: share one empty list (nothing can write to it)
+    f = (lambda S: fn(S, NO_FRAME)) if n == 0 else (lambda S: fn(S, [None] * n))
 
+    def call(S: Any) -> Any:
+        try:
+            return f(S)
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
 
-def _dealer(S: Any, v: Any) -> int:
-    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S.n:
-        raise RuntimeRulesError(f"dealer = {v!r}: not a seat at this table")
-    return v
+    return call

@@ -29,9 +29,10 @@ from .builtins import (
     charged,
     nested,
 )
-from .codegen import MAX_LOOP as MAX_LOOP  # the limit lives with the code that enforces it
 from .codegen import Namespace, Src, fn_of, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
+from .limits import MAX_INLINE, MAX_INLINE_BODY, MAX_INLINE_SRC, MAX_INLINE_TOTAL, MAX_NUMBER
+from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 
 Fn = Callable[[Any, list], Any]
 
@@ -189,13 +190,6 @@ def _is_num(t: str) -> bool:
     return t in ("int", "num", "seat", "any")
 
 
-MAX_INLINE = 4  # calls inlined within one another at most
-MAX_INLINE_BODY = 60  # nodes of a function body that is inlined at most
-# nodes inlined into one game's rules at most: inlining copies a body into every call, so
-# without a bound a few functions calling each other many times would take minutes to compile
-MAX_INLINE_TOTAL = 3000
-MAX_INLINE_SRC = 4000  # a body whose source grows longer than this is called, not inlined
-MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grows without end
 
 
 def _concat(x: Any, y: Any) -> list:

@@ -1,11 +1,16 @@
 """Stage 6: the one generic turn-based engine. ``State`` runs any compiled ``Game``.
 
-The state holds everything that changes: the zones (card lists, top first), where each card is
-and whether it lies face up, counters and globals, whose turn and which phase, the round and the
-seeded RNG (all chance comes from it). ``apply`` runs an action's effects, moves to the next
-phase or turn, then re-checks the triggers after every step; a round ends by a trigger or an
-``end_round`` effect, is settled, and the next one is dealt. Step limits stop a rules file whose
-flow never ends, naming the phase where it spun.
+The state holds everything that changes: the table (zones, where each card is and whether it
+lies face up: ``table.Table``), counters and globals, whose turn and which phase, the round and
+the seeded RNG (all chance comes from it). ``apply`` runs an action's effects, moves to the
+next phase or turn, and re-checks the triggers; a round ends by a trigger or an ``end_round``
+effect and is settled. The flow is a loop, not recursion: ``_run_on`` deals round after round
+while rounds end on the deal, so a match of any number of such rounds runs in constant stack.
+Step limits stop a rules file whose flow never ends, naming the phase where it spun; the work
+a game's steps do is counted on the state itself (``work_done``).
+
+The engine reads the compiled model (``game``) only: it imports neither the parser nor the
+compiler. Move texts are ``movetext``'s, seats' views and samples ``views``'.
 """
 
 from __future__ import annotations
@@ -14,73 +19,27 @@ import random
 from bisect import bisect_left, bisect_right
 from typing import Any
 
-from .build import PY_ERRORS, ActionDef, Game
-from .builtins import MAX_WORK, WORK, Group
-from .cards import normalize
+from . import views
 from .errors import IllegalMove, RuntimeRulesError, UsageError
+from .game import VIS_CODE, ActionDef, Game
+from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
+from .movetext import MoveTexts, canon_move, cards_in
+from .runtime import NO_FRAME, PY_ERRORS, WORK
+from .table import Table
 
-MAX_ROUND_STEPS = 200_000
-MAX_GAME_STEPS = 20_000_000
-# the work (see builtins.MAX_WORK) of all the steps of one game: the allowance is per step, so
-# rules that work hard at every step would otherwise make one game last for hours
-MAX_GAME_WORK = 4_000_000_000  # about 45 s of the cheapest loop passes
-MAX_ROUNDS = 1_000_000
-MAX_MOVES = 5_000
-VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
+ENGINE_FORMAT = 2  # how a seed turns into games; replay logs record it (see replay.py)
 
 
-_CANON: dict[str, str] = {}
-_NO_FRAME: list = []  # the frame of code with no locals: nothing ever writes to it
-_BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
+class State(Table, MoveTexts):
+    """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
-
-def _cards_in(args: tuple) -> list[int]:
-    """The card ids among a move's arguments (cards, lists of cards, lists of melds)."""
-    out: list[int] = []
-    for a in args:
-        if isinstance(a, bool):
-            continue
-        if isinstance(a, int):
-            out.append(a)
-        elif isinstance(a, list):
-            out.extend(_cards_in(tuple(a)))
-    return out
-
-
-def _shuffle(x: list, bits: Any) -> None:
-    """``random.shuffle(x)``: its own algorithm and draws, so that a seed deals the same cards,
-    without its method call per card."""
-    blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = blen[n]
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def canon_move(text: str) -> str:
-    """A move text in the form used to compare moves: cards canonical, words lower case."""
-    key = _CANON.get(text)
-    if key is None:
-        key = _canon(text)
-        if len(_CANON) > 100_000:
-            _CANON.clear()
-        _CANON[text] = key
-    return key
-
-
-def _canon(text: str) -> str:
-    out = []
-    for tok in str(text).split():
-        c = normalize(tok)
-        out.append(c if c is not None else tok.lower())
-    return " ".join(out)
-
-
-class State:
-    """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see."""
+    Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
+    ``n`` (seats at the table), ``zones``, ``ctr`` (counters: one list per counter, one entry
+    per seat), ``g`` (globals), ``seated`` (the seats still in play, in order), ``active``,
+    ``dealer``, ``turn``, ``actor`` (the seat acting now), ``phase``, ``round``, ``turns``,
+    ``ended_by``, ``max_moves``, and ``pending_end`` (the name of the way the round is ending,
+    once an effect or trigger has ended it).
+    """
 
     def __init__(self, game: Game, players: int, seed: int = 0, dealer: int | None = None, *,
                  start: dict[str, Any] | None = None, deal: dict[str, Any] | None = None,
@@ -138,7 +97,7 @@ class State:
         # this round's moves as each seat saw them: (mover, text per viewing seat)
         self.events: list[tuple[int, tuple[str, ...]]] = []
         self.messages: list[str] = []
-        self._pending_end: str | None = None
+        self.pending_end: str | None = None
         self._entries: list[tuple[ActionDef, tuple]] | None = None
         self._legal: dict[str, tuple[ActionDef, tuple]] | None = None
         self._legal_list: list[str] | None = None
@@ -189,6 +148,7 @@ class State:
             if start:
                 self._apply_start(start)
             self._start_round()
+            self._run_on()
         except RecursionError:
             raise RuntimeRulesError("the rules nest too deeply while setting up") from None
         except PY_ERRORS as e:
@@ -214,7 +174,13 @@ class State:
     def rng(self, r: random.Random) -> None:
         self._rng, self._rng_shared = r, False
 
+    def reseed(self, seed: float) -> None:
+        """Give the state a generator of its own, seeded with ``seed`` when first drawn from (a
+        sample made by ``views.determinize`` must not draw what the real game will)."""
+        self._rng, self._rng_seed, self._rng_shared = None, seed, False
+
     # ------------------------------------------------------------------ public API
+
     def current_player(self) -> int | None:
         """The seat whose decision is next, or None when the round or game is over."""
         return self.actor if self.status == "play" else None
@@ -276,24 +242,12 @@ class State:
             seen: set[str] = set()
             out = []
             for e in entries or ():
-                k = self._move_key(*e)
+                k = self.move_key(*e)
                 if k not in seen:
                     seen.add(k)
                     out.append(e)
             self._moves, self._moves_of = out, entries
         return self._moves
-
-    def _move_key(self, action: ActionDef, args: tuple) -> str:
-        """Exactly ``canon_move`` of the move's text; for cards the mover can see, the names
-        are the text, so only other arguments need it rendered."""
-        parts = [canon_move(action.name)]
-        names = self.game.tables.name
-        for spec, v in zip(action.args, args):
-            if spec[2] == "card" and type(v) is int and self.visible(v, self.actor):
-                parts.append(names[v])
-            else:
-                return canon_move(self._text_of(action, args))
-        return " ".join(parts)
 
     def apply(self, move: str) -> None:
         """Play a move given as its text. An illegal move raises ``IllegalMove`` and leaves
@@ -321,8 +275,8 @@ class State:
         mover = self.actor
         seen: set[tuple[int, int]] | None = None
         if self.record:
-            self.history.append((mover, self._text_of(action, args)))  # type: ignore
-            seen = {(c, v) for c in _cards_in(args) for v in range(self.n) if self.visible(c, v)}
+            self.history.append((mover, self.move_text(action, args)))  # type: ignore
+            seen = {(c, v) for c in cards_in(args) for v in range(self.n) if self.visible(c, v)}
         self._entries = None
         self._legal = None
         self._legal_list = None
@@ -332,19 +286,20 @@ class State:
                 for arg, v in zip(action.args, args):
                     F[arg[3]] = v
             else:
-                F = _NO_FRAME
+                F = NO_FRAME
             if action.do is not None:
                 action.do(self, F)
             if seen is not None:
                 # a card a seat saw before the move or sees after it is named in its log
                 self.events.append((mover, tuple(  # type: ignore[arg-type]
-                    self._text_of(action, args, v, seen) for v in range(self.n))))
-            if self._pending_end is not None:
+                    self.move_text(action, args, v, seen) for v in range(self.n))))
+            if self.pending_end is not None:
                 self._finish_round()
-                return
-            nxt = action.next_const or (action.next(self, F) if action.next is not None
-                                        else "end_turn")
-            self._goto(nxt)
+            else:
+                self._goto(action.next_const or (action.next(self, F) if action.next is not None
+                                                 else "end_turn"))
+            if self.status == "round_over":
+                self._run_on()
         except RecursionError:
             raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
                 from None
@@ -407,7 +362,20 @@ class State:
         s._legal_list = self._legal_list
         return s
 
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see (``views.view``)."""
+        return views.view(self, seat)
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A sample of the hidden cards as ``seat`` may imagine them (``views.determinize``)."""
+        return views.determinize(self, seat, rng)  # type: ignore[no-any-return]
+
+    def forget_legal(self) -> None:
+        """Drop the legal moves worked out so far (the position changed under them)."""
+        self._entries = self._legal = self._legal_list = None
+
     # ------------------------------------------------------------------ flow
+
     def _apply_start(self, start: dict[str, Any]) -> None:
         names = {name: i for i, (name, _) in enumerate(self.game.counters)}
         gnames = {name: i for i, (name, _) in enumerate(self.game.globals)}
@@ -436,7 +404,7 @@ class State:
         self.round_steps = 0
         self.turns = 0
         self.ended_by = None
-        self._pending_end = None
+        self.pending_end = None
         self.status = "play"
         self.events = []
         self.actor = self.dealer
@@ -444,19 +412,17 @@ class State:
         if g.round_start is not None:
             g.round_start(self)
         if self._deal_override is not None:
-            from .scenario import override_deal
-
-            override_deal(self, self._deal_override)
+            self.lay_out(self._deal_override)
             self._deal_override = None
         self.turn = int(g.round_first(self)) if g.round_first is not None else self.dealer
         self.phase = g.first_phase
-        if self._pending_end is not None:
+        if self.pending_end is not None:
             self._finish_round()
             return
         if g.turn_start is not None:
             self.actor = self.turn
             g.turn_start(self)
-            if self._pending_end is not None:
+            if self.pending_end is not None:
                 self._finish_round()
                 return
         self._enter_phase()
@@ -466,7 +432,7 @@ class State:
         if nxt == "end_turn":
             if g.turn_end is not None:
                 g.turn_end(self)
-                if self._pending_end is not None:
+                if self.pending_end is not None:
                     self._finish_round()
                     return
             self.turn = (g.turn_next(self) if g.turn_next is not None
@@ -477,7 +443,7 @@ class State:
             if g.turn_start is not None:
                 self.actor = self.turn
                 g.turn_start(self)
-                if self._pending_end is not None:
+                if self.pending_end is not None:
                     self._finish_round()
                     return
         else:
@@ -504,18 +470,19 @@ class State:
                                     "not a seat at this table", ph.span)
         if ph.enter is not None:
             ph.enter(self)
-            if self._pending_end is not None:
+            if self.pending_end is not None:
                 self._finish_round()
                 return
         if g.check_triggers(self):  # type: ignore[misc]
+            self._finish_round()
             return
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
 
     def _finish_round(self) -> None:
         g = self.game
-        name = self._pending_end
-        self._pending_end = None
+        name = self.pending_end
+        self.pending_end = None
         self.ended_by = name
         self._entries = []
         self._legal = {}
@@ -526,7 +493,7 @@ class State:
                 settle(self)
         if g.round_end is not None:
             g.round_end(self)
-        self._pending_end = None
+        self.pending_end = None
         self.status = "round_over"
         self.last_ended_by = name
         if self.record or self.auto_continue:
@@ -547,8 +514,6 @@ class State:
             elif isinstance(self.winner, list) and not self.winner:
                 self.winner = None
             return
-        if self.auto_continue:
-            self._next_round()
 
     def _next_round(self) -> None:
         g = self.game
@@ -556,7 +521,14 @@ class State:
             self.dealer = int(g.next_dealer(self))
         self._start_round()
 
+    def _run_on(self) -> None:
+        """Deal round after round while rounds end on the deal (and the match goes on): the
+        flow's loop, so that no number of such rounds deepens the stack."""
+        while self.status == "round_over" and self.auto_continue:
+            self._next_round()
+
     # ------------------------------------------------------------------ legal moves
+
     def _compute_legal(self) -> None:
         """The legal (action, arguments) pairs of the phase, in order; texts come later. The
         phase's generated function lists them (``build._legal_function``)."""
@@ -578,7 +550,7 @@ class State:
         legal: dict[str, tuple[ActionDef, tuple]] = {}
         order: list[str] = []
         for action, args in self._entries or ():
-            text = self._text_of(action, args)
+            text = self.move_text(action, args)
             key = canon_move(text)
             if key not in legal:
                 legal[key] = (action, args)
@@ -586,7 +558,7 @@ class State:
         self._legal = legal
         self._legal_list = order
 
-    def _enumerate(self, action: ActionDef, out: list[tuple[ActionDef, tuple]]) -> None:
+    def enumerate_args(self, action: ActionDef, out: list[tuple[ActionDef, tuple]]) -> None:
         F: list[Any] = [None] * action.nslots
         when = action.when
         args = action.args
@@ -618,152 +590,8 @@ class State:
 
         rec(0)
 
-    def _text_of(self, action: ActionDef, args: tuple, viewer: int | None = None,
-                 seen: set[tuple[int, int]] | None = None) -> str:
-        if not args:
-            return action.name
-        who = self.actor if viewer is None else viewer
-        parts = [action.name]
-        for (_n, _f, typ, _slot), v in zip(action.args, args):
-            parts.append(self.render(v, typ, who, seen))
-        return " ".join(parts)
-
-    def render(self, v: Any, typ: str, viewer: int | None,
-               seen: set[tuple[int, int]] | None = None) -> str:
-        """An argument as move text: cards by name (or zone#k when the viewer cannot see them),
-        seats as P<n>, groups on the table as P<owner>#<number>, several cards in canonical
-        order, several melds separated by ' | ', numbers and words as they are."""
-        if isinstance(v, Group):
-            return v.label()
-        if typ == "card" and isinstance(v, int):
-            return self.card_text(v, viewer, seen)
-        if typ == "seat" and isinstance(v, int):
-            return f"P{v}"
-        if isinstance(v, list):
-            if v and all(isinstance(x, list) for x in v):
-                return " | ".join(self.render(x, "list[card]", viewer, seen) for x in v)
-            if all(isinstance(x, int) and not isinstance(x, bool) for x in v) and typ in (
-                    "list[card]", "any", "list"):
-                t = self.game.tables
-                # cards the viewer cannot see come last, by place (zone#k), so that their
-                # order gives nothing away
-                known = [c for c in v if self._knows(c, viewer, seen)]
-                unknown = [c for c in v if not self._knows(c, viewer, seen)]
-                cards = sorted(known, key=t.sort_key) + sorted(
-                    unknown, key=lambda c: (self.loc[c], self.zones[self.loc[c]].index(c)))
-                return " ".join(self.card_text(c, viewer, seen) for c in cards)
-            return " ".join(self.render(x, "any", viewer, seen) for x in v)
-        if v is None:
-            return "-"
-        if isinstance(v, bool):
-            return "yes" if v else "no"
-        return str(v)
-
-    def _knows(self, c: int, viewer: int | None, seen: set[tuple[int, int]] | None) -> bool:
-        return viewer is None or self.visible(c, viewer) or (
-            seen is not None and (c, viewer) in seen)
-
-    def card_text(self, c: int, viewer: int | None,
-                  seen: set[tuple[int, int]] | None = None) -> str:
-        if self._knows(c, viewer, seen):
-            return self.game.tables.name[c]
-        if seen is not None:
-            return "?"  # a past move: where the card is now is no business of the log
-        z = self.loc[c]
-        return f"{self.znames[z]}#{self.zones[z].index(c) + 1}"
-
-    # ------------------------------------------------------------------ visibility
-    def visible(self, c: int, seat: int) -> bool:
-        if self.face[c]:
-            return True
-        z = self.loc[c]
-        if z < 0:
-            return False
-        v = self.zvis[z]
-        if v == 2:
-            return True
-        if v == 1:
-            return self.zowner[z] == seat
-        if v == 3:
-            return self.zones[z][0] == c
-        return False
-
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: its own cards, public zones and face-up cards, counters,
-        globals, whose turn it is, and what the players did this round. Unseen cards are '?'."""
-        g = self.game
-        zones: dict[str, Any] = {}
-        names = self.game.tables.name
-        for zd in g.zones:
-            if zd.groups:
-                per = [zd.first_id + p for p in range(self.n)] if zd.per_player \
-                    else [zd.first_id]
-                lists = [[[names[c] if self.visible(c, seat) else "?" for c in self.zones[z]]
-                          for z in self.groups.get(cz, [])] for cz in per]
-                zones[zd.name] = lists if zd.per_player else lists[0]
-            elif zd.per_player:
-                zones[zd.name] = [[self.game.tables.name[c] if self.visible(c, seat) else "?"
-                                   for c in self.zones[zd.first_id + p]] for p in range(self.n)]
-            else:
-                zones[zd.name] = [self.game.tables.name[c] if self.visible(c, seat) else "?"
-                                  for c in self.zones[zd.first_id]]
-        events = [(who, texts[seat]) for who, texts in self.events]
-        out = {
-            "seat": seat, "players": self.n, "round": self.round, "dealer": self.dealer,
-            "turn": self.turn, "phase": self.phase, "to_move": self.current_player(),
-            "status": self.status, "ended_by": self.ended_by, "zones": zones,
-            "counters": {name: list(self.ctr[i]) for i, (name, _) in enumerate(g.counters)},
-            "globals": {name: self._public(self.g[i], g.global_types.get(name, "any"), seat)
-                        for i, (name, _) in enumerate(g.globals)},
-            "active": list(self.active), "events": events, "winner": self.winner,
-        }
-        if self.current_player() == seat:
-            out["legal"] = self.legal_moves()
-        return out
-
-    def _public(self, v: Any, typ: str, seat: int) -> Any:
-        """A global as ``seat`` may see it: cards by name only when the seat can see them."""
-        if v is None or isinstance(v, bool):
-            return v
-        names = self.game.tables.name
-        if typ == "card" and isinstance(v, int):
-            return names[v] if self.visible(v, seat) else "?"
-        if isinstance(v, list) and typ.startswith("list[card"):
-            return [names[c] if self.visible(c, seat) else "?" for c in v]
-        if isinstance(v, (int, float, str)):
-            return v
-        return self.render(v, typ, seat)
-
-    def determinize(self, seat: int, rng: random.Random) -> State:
-        """A clone in which every card ``seat`` cannot see is shuffled among the places of the
-        unseen cards: a sample of what the hidden cards might be, never what they are."""
-        s = self.clone(share_rng=True)
-        s.record = False
-        places: list[tuple[int, int]] = []
-        cards: list[int] = []
-        face, zvis, zowner = self.face, self.zvis, self.zowner
-        for z, cs in enumerate(s.zones):
-            # what ``visible`` says, zone by zone: public zones and the seat's own are seen
-            v = zvis[z] if cs else 2
-            if v == 2 or (v == 1 and zowner[z] == seat):
-                continue
-            for i, c in enumerate(cs):
-                if not face[c] and not (v == 3 and i == 0):
-                    places.append((z, i))
-                    cards.append(c)
-        _shuffle(cards, rng.getrandbits)  # as rng.shuffle(cards) would
-        for (z, i), c in zip(places, cards):
-            s.zones[z][i] = c
-            s.loc[c] = z
-            s.face[c] = False
-        # the sample's own generator, seeded now from the bot's and made when first needed
-        s._rng, s._rng_seed, s._rng_shared = None, rng.random(), False
-        s._entries = None
-        s._legal = None
-        s._legal_list = None
-        return s
-
     # ------------------------------------------------------------------ seats
+
     def players(self) -> list[int]:
         return list(self.seated)
 
@@ -800,9 +628,10 @@ class State:
                 out.append(p)
         return out
 
-    # ------------------------------------------------------------------ built-ins over state
     fx_next_seat = next_seat
+
     fx_prev_seat = prev_seat
+
     fx_seats_from = seats_from
 
     def fx_active(self, p: int) -> bool:
@@ -818,188 +647,14 @@ class State:
     def fx_visible_to(self, c: int, seat: int) -> bool:
         return self.visible(c, seat)
 
-    def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
-        if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
-            loc = self.loc
-            self.zones[loc[cards]].remove(cards)
-            if at == "top":
-                self.zones[zid].insert(0, cards)
-            else:
-                self.zones[zid].append(cards)
-            loc[cards] = zid
-            self.face[cards] = self.zface[zid] if face is None else face == "up"
-            return
-        if cards is None:
-            raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
-        if not isinstance(cards, list):
-            cards = [cards]
-        else:
-            cards = list(cards)
-        zones = self.zones
-        loc = self.loc
-        dest = zones[zid]
-        up = self.zface[zid] if face is None else face == "up"
-        for c in cards:
-            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
-                raise RuntimeRulesError(f"move(): {c!r} is not a card")
-            zones[loc[c]].remove(c)
-            if at == "top":
-                dest.insert(0, c)
-            else:
-                dest.append(c)
-            loc[c] = zid
-            self.face[c] = up
-
-    def group_list(self, container: int) -> list[Group]:
-        owner = self.zowner[container]
-        name = self.znames[container]
-        return [Group(self.zones[z], z, owner, i + 1, name)
-                for i, z in enumerate(self.groups.get(container, ()))]
-
-    def fx_meld(self, cards: Any, container: int) -> None:
-        """Lay ``cards`` on the table as a new group of the container zone."""
-        if container >= self.game.nzones or not self.game.zones[
-                self._zone_index(container)].groups:
-            raise RuntimeRulesError(f"meld(): '{self.znames[container]}' is not a zone of groups")
-        cards = sorted(cards if isinstance(cards, list) else [cards],
-                       key=self.game.tables.sort_key)
-        if not cards:
-            raise RuntimeRulesError("meld(): no cards to lay down")
-        zid = len(self.zones)
-        self.zones.append([])
-        # copy on write: clones share these lists until one of them adds a zone
-        self.znames = [*self.znames, self.znames[container]]
-        self.zowner = [*self.zowner, self.zowner[container]]
-        self.zvis = [*self.zvis, self.zvis[container]]
-        self.zface = [*self.zface, self.zface[container]]
-        self.groups.setdefault(container, []).append(zid)
-        self.fx_move(list(reversed(cards)), zid)
-
-    def _zone_index(self, zid: int) -> int:
-        for i, zd in enumerate(self.game.zones):
-            span = self.game.max_players if zd.per_player else 1
-            if zd.first_id <= zid < zd.first_id + span:
-                return i
-        return 0
-
-    def fx_shuffle(self, zid: int) -> None:
-        _shuffle(self.zones[zid], self.rng.getrandbits)
-
-    def fx_gather(self, zid: int) -> None:
-        dest = self.zones[zid]
-        up = self.zface[zid]
-        if not self.groups and sum(map(len, self.zones)) == self.ncards:
-            # the whole pack comes back: sorted, that is every card in order
-            for cs in self.zones:
-                cs.clear()
-            dest.extend(range(self.ncards))
-            self.loc = [zid] * self.ncards
-            self.face = [up] * self.ncards
-            return
-        for z, cs in enumerate(self.zones):
-            if z != zid and cs:
-                dest.extend(cs)
-                cs.clear()
-        if self.groups:  # the groups on the table are gone with their cards
-            nz = self.game.nzones
-            del self.zones[nz:]
-            self.znames, self.zowner = self.znames[:nz], self.zowner[:nz]
-            self.zvis, self.zface = self.zvis[:nz], self.zface[:nz]
-            self.groups = {}
-        dest.sort()
-        if len(dest) == self.ncards:  # the whole pack: rewrite the tables in one go
-            self.loc = [zid] * self.ncards
-            self.face = [up] * self.ncards
-            return
-        for c in dest:
-            self.loc[c] = zid
-            self.face[c] = up
-
-    def fx_deal(self, src: int, base: int, n: int, start: int | None = None,
-                face: str | None = None) -> None:
-        first = self.next_seat(self.dealer) if start is None else start
-        order = self.seats_from(first)
-        zones, loc, cface, zface = self.zones, self.loc, self.face, self.zface
-        z = zones[src]
-        k = len(order)
-        total = n * k
-        if 0 < total <= len(z) and not base <= src < base + self.game.max_players:
-            # the usual deal: the top n*k cards, every k-th to a seat, in one slice each (each
-            # card goes on top of the hand, so a hand gets its cards in reverse)
-            taken = z[:total]
-            del z[:total]
-            for i, p in enumerate(order):
-                d = base + p
-                cards = taken[i::k]
-                cards.reverse()
-                zones[d][:0] = cards
-                up = zface[d] if face is None else face == "up"
-                for c in cards:
-                    loc[c] = d
-                    cface[c] = up
-            return
-        for _ in range(n):
-            for p in order:
-                if not z:
-                    raise RuntimeRulesError(f"ran out of cards in '{self.znames[src]}' while "
-                                            "dealing")
-                c = z.pop(0)  # the top card, whose zone is src
-                d = base + p
-                zones[d].insert(0, c)
-                loc[c] = d
-                cface[c] = zface[d] if face is None else face == "up"
-
-    def fx_show(self, cards: Any) -> None:
-        for c in cards if isinstance(cards, list) else [cards]:
-            self.face[c] = True
-
-    def fx_hide(self, cards: Any) -> None:
-        for c in cards if isinstance(cards, list) else [cards]:
-            self.face[c] = False
-
     def fx_eliminate(self, p: int) -> None:
         self.active[p] = False
         self.seated = [q for q in self.seated if q != p]
 
     def fx_end_round(self, name: str) -> None:
-        if self._pending_end is None:
-            self._pending_end = name
+        if self.pending_end is None:
+            self.pending_end = name
 
     def fx_log(self, text: Any) -> None:
         if self.record:
             self.messages.append(str(text))
-
-    # ------------------------------------------------------------------ checks
-    def check_invariants(self) -> list[str]:
-        """Problems with the state: a card in no zone or in two, a conserved sum that changed."""
-        # the fast proof first (simulate --check runs this after every decision): rebuild
-        # where each card is from the zones and compare; only a mismatch takes the slow path
-        n = self.ncards
-        loc = [-1] * n
-        count = 0
-        try:
-            for z, cs in enumerate(self.zones):
-                count += len(cs)
-                if cs and min(cs) < 0:  # a negative index would pass for a card
-                    count = -1
-                for c in cs:
-                    loc[c] = z
-        except (IndexError, TypeError):
-            count = -1
-        if count == n and loc == self.loc:
-            return []
-        problems = []
-        seen = [0] * self.ncards
-        for z, cs in enumerate(self.zones):
-            for c in cs:
-                if not 0 <= c < self.ncards:
-                    problems.append(f"zone {self.znames[z]} holds {c!r}, not a card")
-                    continue
-                seen[c] += 1
-                if self.loc[c] != z:
-                    problems.append(f"card {self.game.tables.name[c]} is listed in "
-                                    f"{self.znames[z]} but recorded in {self.znames[self.loc[c]]}")
-        for c, k in enumerate(seen):
-            if k != 1:
-                problems.append(f"card {self.game.tables.name[c]} is in {k} zones")
-        return problems

@@ -13,13 +13,9 @@ from typing import Any
 
 from . import nodes as N
 from .errors import Span, SyntaxErr
+from .limits import MAX_NODES_DEEP, MAX_SOURCE_CHARS
+from .limits import MAX_PARSE_DEPTH as MAX_DEPTH
 from .yamlload import YStr
-
-MAX_SOURCE_CHARS = 20_000
-MAX_DEPTH = 60
-# operations inside one another, counting each link of a chain like 1 + 2 + 3 (a chain is
-# built as nested nodes): the compiler and the engine walk them recursively
-MAX_NODES_DEEP = 200
 
 _TOKEN_NAMES = {
     "NAME": "a name",

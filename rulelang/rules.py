@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LoadError, RulesError, RulesErrors, SchemaError, Span, did_you_mean
+from .limits import MAX_EXTENDS_DEPTH
 from .yamlload import YList, YMap, YStr, load_file
 
-MAX_EXTENDS_DEPTH = 8
 SIG = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*(\s*,\s*[A-Za-z_]"
                  r"[A-Za-z0-9_]*)*)?\s*\)\s*$")
 

@@ -14,83 +14,11 @@ from typing import Any
 
 from .cards import normalize
 from .errors import LoadError, RulesError, RulesErrors, SchemaError, Span, UsageError
+from .movetext import canon_move
 from .yamlload import YList, YMap, load_file
 
 EXPECT_KEYS = ("round_over", "ended_by", "values", "counters", "sizes", "zones", "eliminated",
                "game_over", "winner", "to_move", "legal", "globals", "dealer", "round")
-
-
-def override_deal(S: Any, spec: dict[str, Any]) -> None:
-    """Lay out the named zones exactly as given (top first); every other zone keeps its size,
-    refilled from the remaining cards; the home zone (the stock) takes the rest, shuffled under
-    what the scenario puts on top of it."""
-    g = S.game
-    names = {z.name: z for z in g.zones}
-    by_name: dict[str, list[int]] = {}
-    for c in range(S.ncards):
-        by_name.setdefault(g.tables.name[c], []).append(c)
-    wanted: dict[int, list[int]] = {}  # zone id -> cards, top first
-    taken: set[int] = set()
-
-    def pick(text: Any, where: str) -> int:
-        name = normalize(str(text))
-        if name is None:
-            raise UsageError(f"deal: {where}: '{text}' is not a card")
-        for c in by_name.get(name, []):
-            if c not in taken:
-                taken.add(c)
-                return c
-        have = len(by_name.get(name, []))
-        raise UsageError(f"deal: {where}: {name} is listed more times than the deck holds "
-                         f"({have})")
-
-    for zname, cards in spec.items():
-        if zname not in names:
-            raise UsageError(f"deal: '{zname}' is not a zone of this game "
-                             f"(zones: {', '.join(names)})")
-        zd = names[zname]
-        if zd.per_player:
-            if not isinstance(cards, list) or len(cards) != S.n or not all(
-                    isinstance(x, list) for x in cards):
-                raise UsageError(f"deal: '{zname}' is a zone of each player: give one list per "
-                                 f"seat ({S.n} lists)")
-            for p, cs in enumerate(cards):
-                wanted[zd.first_id + p] = [pick(x, f"{zname}[{p}]") for x in cs]
-        else:
-            if not isinstance(cards, list):
-                raise UsageError(f"deal: '{zname}' needs a list of cards, top first")
-            wanted[zd.first_id] = [pick(x, zname) for x in cards]
-    home = g.home_zone
-    # every other zone keeps its cards unless the scenario placed them elsewhere
-    sizes = {z: len(cs) for z, cs in enumerate(S.zones)}
-    keep: dict[int, list[int]] = {}
-    for z, cs in enumerate(S.zones):
-        if z in wanted or z == home:
-            continue
-        keep[z] = [c for c in cs if c not in taken]
-    used = set(taken)
-    for cs in keep.values():
-        used.update(cs)
-    free = [c for c in range(S.ncards) if c not in used]
-    S.rng.shuffle(free)
-    for z, cs in keep.items():
-        while len(cs) < sizes[z] and free:
-            cs.append(free.pop())
-    for z in range(len(S.zones)):
-        S.zones[z] = []
-    for z, cs in wanted.items():
-        S.zones[z] = list(cs)
-    for z, cs in keep.items():
-        S.zones[z] = cs
-    if home in wanted:
-        S.zones[home] = wanted[home] + free
-    else:
-        S.zones[home] = free
-    for z, cs in enumerate(S.zones):
-        up = S.zface[z]
-        for c in cs:
-            S.loc[c] = z
-            S.face[c] = up
 
 
 @dataclass
@@ -196,7 +124,6 @@ def _canon(x: Any) -> Any:
 
 
 def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
-    from .engine import canon_move
 
     g = S.game
     checks: list[tuple[str, Any, Any]] = []

@@ -17,8 +17,7 @@ from itertools import chain, repeat
 from typing import Any
 
 from .agents import make_agent
-
-MAX_DECISIONS_PER_GAME = 2_000_000
+from .limits import MAX_DECISIONS_PER_GAME
 
 
 def game_seed(seed: int, i: int) -> int:

@@ -17,16 +17,14 @@ from typing import Any
 import yaml
 
 from .errors import LoadError, Span
+from .limits import MAX_ALIASES, MAX_FILE_BYTES, MAX_NODES
+from .limits import MAX_YAML_DEPTH as MAX_DEPTH
 
 try:  # the C loader is several times faster; both build the same nodes
     _Loader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Loader = yaml.SafeLoader
 
-MAX_FILE_BYTES = 1_000_000
-MAX_ALIASES = 100
-MAX_DEPTH = 64
-MAX_NODES = 200_000
 
 _SAFE_TAGS = {
     "tag:yaml.org,2002:str",

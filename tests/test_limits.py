@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import builtins, compile, engine, parse, yamlload
+from rulelang import engine, limits
 from rulelang.errors import RulesError, RuntimeRulesError
 from rulelang.yamlload import load_text
 
@@ -67,10 +67,10 @@ def located(stderr: str, path: Path) -> None:
 # ---------------------------------------------------------------- loading
 def test_file_size_limit(tmp_path: Path) -> None:
     p = tmp_path / "big.yaml"
-    p.write_text("name: x\n" + "# padding\n" * (yamlload.MAX_FILE_BYTES // 10 + 10),
+    p.write_text("name: x\n" + "# padding\n" * (limits.MAX_FILE_BYTES // 10 + 10),
                  encoding="utf-8")
     err = check(p)
-    assert f"larger than {yamlload.MAX_FILE_BYTES} bytes" in err
+    assert f"larger than {limits.MAX_FILE_BYTES} bytes" in err
     located(err, p)
 
 
@@ -87,7 +87,7 @@ def test_alias_bomb_refused_quickly(tmp_path: Path) -> None:
 
 
 def test_yaml_nesting_limit(tmp_path: Path) -> None:
-    n = yamlload.MAX_DEPTH + 5
+    n = limits.MAX_YAML_DEPTH + 5
     p = write(tmp_path, "deep.yaml", "name: x\ndata:\n  d: " + "[" * n + "]" * n + "\n")
     err = check(p)
     assert "nested" in err
@@ -95,7 +95,7 @@ def test_yaml_nesting_limit(tmp_path: Path) -> None:
 
 
 def test_yaml_node_limit() -> None:
-    text = "a: [" + ", ".join(["1"] * (yamlload.MAX_NODES + 10)) + "]\n"
+    text = "a: [" + ", ".join(["1"] * (limits.MAX_NODES + 10)) + "]\n"
     with pytest.raises(RulesError, match="values"):
         load_text(text, "many.yaml")
 
@@ -113,7 +113,7 @@ def test_huge_number_in_yaml_and_in_expressions(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- expressions
 def test_expression_depth_limit(tmp_path: Path) -> None:
-    n = parse.MAX_DEPTH + 5
+    n = limits.MAX_PARSE_DEPTH + 5
     p = write_variant(THIRTY_ONE, tmp_path / "d.yaml",
                       ("lives: opt.lives", "lives: " + "(" * n + "opt.lives" + ")" * n))
     err = check(p)
@@ -132,13 +132,13 @@ def test_expression_size_limit_long_chain(tmp_path: Path) -> None:
 def test_expression_text_length_limit(tmp_path: Path) -> None:
     p = write_variant(THIRTY_ONE, tmp_path / "t.yaml",
                       ("lives: opt.lives",
-                       "lives: \"opt.lives" + " " * parse.MAX_SOURCE_CHARS + "+1\""))
+                       "lives: \"opt.lives" + " " * limits.MAX_SOURCE_CHARS + "+1\""))
     err = check(p)
-    assert f"longer than {parse.MAX_SOURCE_CHARS} characters" in err
+    assert f"longer than {limits.MAX_SOURCE_CHARS} characters" in err
 
 
 def test_nested_blocks_limit(tmp_path: Path) -> None:
-    n = parse.MAX_DEPTH + 5
+    n = limits.MAX_PARSE_DEPTH + 5
     body = "if true { " * n + "pass" + " }" * n
     p = write(tmp_path, "b.yaml", f"extends: thirty-one\nturn:\n  start: \"{body}\"\n")
     err = check(p)
@@ -171,12 +171,12 @@ def play_bad_start(tmp_path: Path, start: str) -> RuntimeRulesError:
 
 def test_while_loop_limit(tmp_path: Path) -> None:
     e = play_bad_start(tmp_path, "while true { junk += 1 }")
-    assert f"more than {compile.MAX_LOOP} times" in e.message
+    assert f"more than {limits.MAX_LOOP} times" in e.message
 
 
 def test_nested_loops_stop_at_the_work_limit(tmp_path: Path) -> None:
     e = play_bad_start(tmp_path, "junk = size([1 for a in range(100000) for b in range(100000)])")
-    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    assert f"looped more than {limits.MAX_WORK} times" in e.message
     e = play_bad_start(tmp_path, "junk = sum(map(range(100000), x -> sum(map(range(100000), "
                                  "y -> 1))))")
     assert "looped more than" in e.message
@@ -185,7 +185,7 @@ def test_nested_loops_stop_at_the_work_limit(tmp_path: Path) -> None:
 def test_making_big_lists_counts_as_work(tmp_path: Path) -> None:
     # no loop over the lists, but 10,000 passes each making 200,000 items would run a minute
     e = play_bad_start(tmp_path, "while true { junk = size(range(200000)) }")
-    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    assert f"looped more than {limits.MAX_WORK} times" in e.message
     e = play_bad_start(tmp_path, "while true { junk = size(range(90000) + range(90000)) }")
     assert "the items of the lists they made" in e.message
 
@@ -197,16 +197,16 @@ def test_meld_finders_stop_before_choosing_among_too_many(tmp_path: Path) -> Non
     assert "more than 200000 ways to choose" in e.message
     # melds that all share cards: no choice is kept, but C(3000, 3) were looked at
     e = play_bad_start(tmp_path, "junk = size(disjoint([stock for i in range(3000)], 3))")
-    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    assert f"looped more than {limits.MAX_WORK} times" in e.message
 
 
 def test_searching_lists_counts_as_work(tmp_path: Path) -> None:
     # each search of a list of 200,000 looks at its items: 4 * 10^10 comparisons otherwise
     e = play_bad_start(tmp_path, "junk = range(200000); "
                                  "junk = count(range(200000), i -> (i + 300000) in junk)")
-    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    assert f"looped more than {limits.MAX_WORK} times" in e.message
     e = play_bad_start(tmp_path, "junk = size(without(range(200000), range(200000, 400000)))")
-    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    assert f"looped more than {limits.MAX_WORK} times" in e.message
 
 
 def test_distinct_and_sets_are_not_slow_on_big_inputs(tmp_path: Path) -> None:
@@ -229,7 +229,7 @@ def test_slices_runs_and_keys_are_bounded(tmp_path: Path) -> None:
     # under ace: 'both' tried 2^40 orders; a key: value is written out as text to compare
     e = play_bad_start(tmp_path, "junk = range(200000); "
                                  "junk = size([junk[1:] for i in range(10000)])")
-    assert f"looped more than {builtins.MAX_WORK} times" in e.message
+    assert f"looped more than {limits.MAX_WORK} times" in e.message
     game = rulelang.load(str(write(
         tmp_path, "r.yaml", "extends: thirty-one\nglobals:\n  junk: 0\nround:\n  start:\n"
         "    - gather(stock); shuffle(stock)\n"
@@ -273,7 +273,7 @@ def test_growing_numbers_and_lists_stop(tmp_path: Path) -> None:
     e = play_bad_start(tmp_path, "junk = 2; while true { junk = junk * junk }")
     assert "10^30" in e.message
     e = play_bad_start(tmp_path, "junk = [1]; while true { junk = junk + junk }")
-    assert f"more than {builtins.MAX_COLLECTION} items" in e.message
+    assert f"more than {limits.MAX_COLLECTION} items" in e.message
 
 
 def test_range_and_combinations_limits(tmp_path: Path) -> None:
@@ -297,7 +297,7 @@ def test_round_that_never_ends_names_the_phase(tmp_path: Path) -> None:
             s.apply("wait")
     assert "round ran more than 300 steps" in info.value.message
     assert "'waiting'" in info.value.message
-    assert engine.MAX_ROUND_STEPS >= 100_000  # generous by default
+    assert limits.MAX_ROUND_STEPS >= 100_000  # generous by default
 
 
 def test_match_that_never_ends_names_the_phase(tmp_path: Path) -> None:
@@ -336,15 +336,15 @@ def test_raising_the_step_limit_lets_a_long_game_finish() -> None:
 
 def test_moves_per_decision_limit(tmp_path: Path) -> None:
     text = FOREVER.replace("      wait: {}", "      wait: {}\n      pick:\n"
-                           "        args: {n: range(" + str(engine.MAX_MOVES + 10) + ")}")
+                           "        args: {n: range(" + str(limits.MAX_MOVES + 10) + ")}")
     game = rulelang.load(str(write(tmp_path, "moves.yaml", text)))
     with pytest.raises(RuntimeRulesError) as info:  # when the moves are worked out
         game.new_state(2, seed=0).legal_moves()
-    assert f"more than {engine.MAX_MOVES} legal moves" in info.value.message
+    assert f"more than {limits.MAX_MOVES} legal moves" in info.value.message
     assert "'waiting'" in info.value.message
     # the flag raises it: the same file then plays
     r = run_cli("simulate", str(tmp_path / "moves.yaml"), "--games", "1",
-                "--max-moves", str(engine.MAX_MOVES + 20), "--max-round-steps", "50")
+                "--max-moves", str(limits.MAX_MOVES + 20), "--max-round-steps", "50")
     assert "legal moves" not in r.stderr, output(r)
     assert "round ran more than 50 steps" in r.stderr
 

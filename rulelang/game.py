@@ -1,0 +1,157 @@
+"""The compiled game: everything fixed about a game once its rules and options are known.
+
+``build`` makes a ``Game`` from a rules file; the engine reads it and nothing else of the
+compiler. A ``Game`` holds plain facts (deck tables, zones, players, options) and compiled
+pieces of rules text as ``Unit``s: callables over a state, each located at the text it came
+from. It is immutable in use: every state of the game shares it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards import Deck, DeckTables
+from .errors import Span, UsageError, did_you_mean
+
+if TYPE_CHECKING:  # the compiler's record of a rules function; only its type is named here
+    from .compile import UserFn
+
+Fn = Any
+VISIBILITIES = ("hidden", "owner", "public", "top")
+VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
+
+
+@dataclass
+class ZoneDef:
+    name: str
+    per_player: bool
+    visibility: str
+    face_up: bool
+    home: bool
+    first_id: int
+    groups: bool = False
+
+
+@dataclass
+class ActionDef:
+    name: str
+    phase: str
+    args: list[tuple[str, Fn, str, int]]  # (name, closure giving the options, type, frame slot)
+    when: Fn | None
+    do: Fn | None
+    next: Fn | None  # closure giving a phase name or 'end_turn'; None = end_turn
+    nslots: int
+    span: Span
+    when_span: Span
+    next_const: str | None = None  # the phase (or end_turn) when next: names one outright
+    # the compiled ``when`` and argument options as the compiler gave them (``Src`` where it
+    # could), for the phase's generated legal-move function
+    when_src: Any = None
+    arg_srcs: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class PhaseDef:
+    name: str
+    actor: Unit | None
+    enter: Unit | None
+    actions: list[ActionDef]
+    nslots: int
+    span: Span
+    # S -> the legal (action, arguments) entries, in order; made for every phase of a game
+    # that compiles (one with errors never reaches the engine)
+    legal: Fn | None = None
+
+
+@dataclass
+class Unit:
+    """A compiled top-level piece of rules text: ``call(S)`` runs it with a frame of its own
+    and reports a Python error at ``span``. ``fn`` is what the compiler gave (for splicing into
+    other generated code), ``nslots`` its frame size."""
+
+    fn: Fn
+    nslots: int
+    span: Span
+    call: Fn = None
+
+    def __call__(self, S: Any) -> Any:
+        return self.call(S)
+
+
+@dataclass
+class Game:
+    """Everything fixed about a game once its rules and options are known. Immutable in use."""
+
+    name: str
+    path: str
+    files: list[tuple[str, str]]
+    options: dict[str, Any]
+    option_specs: dict[str, dict[str, Any]]
+    min_players: int
+    max_players: int
+    default_players: int
+    direction: int
+    deck: Deck
+    copies: Unit | int
+    tables: DeckTables
+    zones: list[ZoneDef]
+    zone_names: list[str]  # zone id -> display name ("hand", "stock")
+    zone_owner: list[int]  # zone id -> seat, or -1
+    nzones: int
+    home_zone: int
+    counters: list[tuple[str, Unit]]
+    globals: list[tuple[str, Unit]]
+    functions: dict[str, UserFn]
+    phases: dict[str, PhaseDef]
+    first_phase: str
+    match_start: Unit | None
+    match_over: Unit | None
+    match_winner: Unit | None
+    first_dealer: Unit | None
+    round_start: Unit | None
+    round_first: Unit | None
+    triggers: list[tuple[str, Unit, Unit | None, bool]]
+    settle: dict[str, Unit | None]
+    round_end: Unit | None
+    next_dealer: Unit | None
+    turn_start: Unit | None
+    turn_end: Unit | None
+    turn_next: Unit | None
+    hand_evaluator: str | None
+    heuristic: str | None
+    conserved: list[tuple[str, Unit]]
+    ended_by: list[str]
+    doc: Any = field(repr=False, default=None)
+    global_types: dict[str, str] = field(default_factory=dict)
+    # match.requires: (message, condition) pairs; a game whose players and options make one
+    # false is refused before it starts
+    requires: list[tuple[str, Unit]] = field(default_factory=list)
+
+    # S -> whether a trigger ended the round (the name is then in S.pending_end); checked after
+    # every step, made for every game that compiles
+    check_triggers: Fn | None = None
+    # the class of its states (engine.State), set by whoever builds the game: the model itself
+    # knows no engine, so that the engine can import it
+    state_type: Any = None
+
+    def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
+                  **kw: Any) -> Any:
+        """A new game in progress: the first round dealt (see ``engine.State``)."""
+        return self.state_type(self, self.default_players if players is None else players,
+                               seed, dealer, **kw)
+
+    def evaluator(self, name: str | None = None) -> UserFn:
+        name = name or self.hand_evaluator
+        if name is None or name not in self.functions:
+            known = [k for k in self.functions if "@" not in k and not self.functions[k].effect]
+            raise UsageError(f"no evaluator named '{name}'{did_you_mean(str(name), known)}")
+        return self.functions[name]
+
+    def zone_def(self, zid: int) -> ZoneDef:
+        """The declared zone that zone id ``zid`` belongs to (groups: their container's)."""
+        for zd in self.zones:
+            span = self.max_players if zd.per_player else 1
+            if zd.first_id <= zid < zd.first_id + span:
+                return zd
+        return self.zones[0]

@@ -1,0 +1,58 @@
+"""Every limit rulelang puts on a rules file, a scenario and a game, in one table.
+
+A rules file is untrusted data (docs/security.md): these bounds are what keep any file, however
+hostile, from hanging the machine or exhausting its memory. Each module that enforces a limit
+imports it from here, so that this page is the whole list; docs/security.md explains each.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- reading files (yamlload, rules)
+MAX_FILE_BYTES = 1_000_000  # a rules or scenario file
+MAX_ALIASES = 100  # YAML aliases in one file (a billion laughs needs many)
+MAX_YAML_DEPTH = 64  # nesting of YAML values
+MAX_NODES = 200_000  # YAML values in one file
+MAX_EXTENDS_DEPTH = 8  # a chain of extends:
+
+# ---------------------------------------------------------------- parsing rules text (parse)
+MAX_SOURCE_CHARS = 20_000  # one expression or effect string
+MAX_PARSE_DEPTH = 60  # nesting of expressions and blocks
+MAX_NODES_DEEP = 200  # nesting plus chain links of one expression (Python's parser nests ~200)
+
+# ---------------------------------------------------------------- compiling (compile, codegen)
+MAX_INLINE = 4  # calls of rules functions inlined within one another at most
+MAX_INLINE_BODY = 60  # nodes of a function body that is inlined at most
+# nodes inlined in one game at most: a fan-out of small functions calling each other would
+# otherwise make source that takes minutes to compile
+MAX_INLINE_TOTAL = 3000
+MAX_INLINE_SRC = 4000  # a body whose source grows longer than this is called, not inlined
+MAX_INLINE_DEPTH = 24  # expression depth beyond which a child is compiled on its own
+MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grows without end
+
+# ---------------------------------------------------------------- running rules text (runtime)
+# Loop passes (for, while, comprehensions, the items a built-in walks or makes, calls of rules
+# functions) allowed in one engine step: nested loops over big lists could otherwise keep the
+# machine busy for hours.
+MAX_WORK = 20_000_000
+MAX_LOOP = 10_000  # passes of one while loop
+MAX_COLLECTION = 200_000  # items of one list made by rules text (counted through nested lists)
+KEY_ITEMS = 1_000  # items of a value written out as a key (key: ...)
+MAX_MELDS = 5_000  # sets or runs a meld finder lists
+
+# ---------------------------------------------------------------- memoised functions (codegen)
+MEMO_LIMIT = 200_000  # results remembered per function at most (then it starts afresh)
+MEMO_KEY_ITEMS = 256  # a call whose list arguments hold more items is not remembered
+MEMO_ITEMS = 2_000_000  # items in the keys of one function's memo at most
+MEMO_RESULT_ITEMS = 10_000  # an order-free result with more items is not looked through
+
+# ---------------------------------------------------------------- a game (engine)
+MAX_ROUND_STEPS = 200_000  # steps of one round without it ending
+MAX_GAME_STEPS = 20_000_000  # steps of one game
+# the work (see MAX_WORK) of all the steps of one game: the allowance is per step, so rules that
+# work hard at every step would otherwise make one game last for hours
+MAX_GAME_WORK = 4_000_000_000  # about 45 s of the cheapest loop passes
+MAX_ROUNDS = 1_000_000  # rounds of one match
+MAX_MOVES = 5_000  # legal moves at one decision
+
+# ---------------------------------------------------------------- simulation (sim)
+MAX_DECISIONS_PER_GAME = 2_000_000

@@ -1,0 +1,129 @@
+"""Move texts: what a move is called, for a seat that may not see every card in it.
+
+A move's canonical text is its action's name and its arguments: cards by name (or by place,
+``stock#2``, when the viewer cannot see them), seats as ``P<n>``, groups on the table as
+``P<owner>#<number>``, several cards in canonical order, several melds separated by `` | ``.
+``canon_move`` is the form texts are compared in (cards canonical, words lower case), which is
+how a typed move is matched to a legal one. Texts are built only when asked for: bots that
+count moves never need them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .builtins import Group
+from .cards import normalize
+from .game import ActionDef
+
+_CANON: dict[str, str] = {}
+
+
+def canon_move(text: str) -> str:
+    """A move text in the form used to compare moves: cards canonical, words lower case."""
+    key = _CANON.get(text)
+    if key is None:
+        key = _canon(text)
+        if len(_CANON) > 100_000:
+            _CANON.clear()
+        _CANON[text] = key
+    return key
+
+
+def _canon(text: str) -> str:
+    out = []
+    for tok in str(text).split():
+        c = normalize(tok)
+        out.append(c if c is not None else tok.lower())
+    return " ".join(out)
+
+
+def cards_in(args: tuple) -> list[int]:
+    """The card ids among a move's arguments (cards, lists of cards, lists of melds)."""
+    out: list[int] = []
+    for a in args:
+        if isinstance(a, bool):
+            continue
+        if isinstance(a, int):
+            out.append(a)
+        elif isinstance(a, list):
+            out.extend(cards_in(tuple(a)))
+    return out
+
+
+class MoveTexts:
+    """How a state names moves (a mixin of ``engine.State``)."""
+
+    game: Any
+    actor: int | None
+    loc: list[int]
+    zones: list[list[int]]
+    znames: list[str]
+    visible: Callable[[int, int], bool]  # the table's
+
+    def move_key(self, action: ActionDef, args: tuple) -> str:
+        """Exactly ``canon_move`` of the move's text; for cards the mover can see, the names
+        are the text, so only other arguments need it rendered."""
+        parts = [canon_move(action.name)]
+        names = self.game.tables.name
+        for spec, v in zip(action.args, args):
+            if spec[2] == "card" and type(v) is int and self.visible(v, self.actor):
+                parts.append(names[v])
+            else:
+                return canon_move(self.move_text(action, args))
+        return " ".join(parts)
+
+    def move_text(self, action: ActionDef, args: tuple, viewer: int | None = None,
+                 seen: set[tuple[int, int]] | None = None) -> str:
+        if not args:
+            return action.name
+        who = self.actor if viewer is None else viewer
+        parts = [action.name]
+        for (_n, _f, typ, _slot), v in zip(action.args, args):
+            parts.append(self.render(v, typ, who, seen))
+        return " ".join(parts)
+
+    def render(self, v: Any, typ: str, viewer: int | None,
+               seen: set[tuple[int, int]] | None = None) -> str:
+        """An argument as move text: cards by name (or zone#k when the viewer cannot see them),
+        seats as P<n>, groups on the table as P<owner>#<number>, several cards in canonical
+        order, several melds separated by ' | ', numbers and words as they are."""
+        if isinstance(v, Group):
+            return v.label()
+        if typ == "card" and isinstance(v, int):
+            return self.card_text(v, viewer, seen)
+        if typ == "seat" and isinstance(v, int):
+            return f"P{v}"
+        if isinstance(v, list):
+            if v and all(isinstance(x, list) for x in v):
+                return " | ".join(self.render(x, "list[card]", viewer, seen) for x in v)
+            if all(isinstance(x, int) and not isinstance(x, bool) for x in v) and typ in (
+                    "list[card]", "any", "list"):
+                t = self.game.tables
+                # cards the viewer cannot see come last, by place (zone#k), so that their
+                # order gives nothing away
+                known = [c for c in v if self._knows(c, viewer, seen)]
+                unknown = [c for c in v if not self._knows(c, viewer, seen)]
+                cards = sorted(known, key=t.sort_key) + sorted(
+                    unknown, key=lambda c: (self.loc[c], self.zones[self.loc[c]].index(c)))
+                return " ".join(self.card_text(c, viewer, seen) for c in cards)
+            return " ".join(self.render(x, "any", viewer, seen) for x in v)
+        if v is None:
+            return "-"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        return str(v)
+
+    def _knows(self, c: int, viewer: int | None, seen: set[tuple[int, int]] | None) -> bool:
+        return viewer is None or self.visible(c, viewer) or (
+            seen is not None and (c, viewer) in seen)
+
+    def card_text(self, c: int, viewer: int | None,
+                  seen: set[tuple[int, int]] | None = None) -> str:
+        if self._knows(c, viewer, seen):
+            return self.game.tables.name[c]
+        if seen is not None:
+            return "?"  # a past move: where the card is now is no business of the log
+        z = self.loc[c]
+        return f"{self.znames[z]}#{self.zones[z].index(c) + 1}"

@@ -1,0 +1,109 @@
+"""The documented surface that generated code may use, and the step's work allowance.
+
+Python generated from a rules file (``codegen``) runs against a namespace holding the helpers
+below and numbered constants, and against the state ``S``. It may read and write exactly the
+state members named in ``STATE_READS`` and ``STATE_WRITES`` and call the methods in
+``STATE_CALLS`` — never a private member (a name starting with ``_``); a test scans every bundled
+game's generated source for that. The engine keeps these members' meaning stable.
+
+The work allowance: every pass of a loop, call of a rules function and item of a list made by
+rules text takes one unit from ``WORK[0]``. The engine gives each step a fresh allowance of
+``MAX_WORK`` (``fresh_allowance``) and adds what the step used to the state's own count, so a
+state's accounting depends only on its own steps (memoised results charge what they cost when
+they were computed: see ``codegen.memo``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RulesError, RuntimeRulesError
+from .limits import MAX_LOOP, MAX_WORK
+
+# what is left of the running step's allowance: a one-item list, because generated code and
+# built-ins decrement it in place (the cheapest mutable cell Python has)
+WORK = [MAX_WORK]
+
+NO_FRAME: list = []  # the frame of code with no locals: nothing ever writes to it
+
+# Python errors that rules text can cause while it runs (1 / 0, a list added to a number, an
+# index out of range): each becomes a RuntimeRulesError located at the rules text that ran
+PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError)
+
+# the state as generated code sees it (engine.State documents each member)
+STATE_READS = frozenset({
+    "n", "zones", "ctr", "g", "seated", "active", "dealer", "turn", "actor", "phase", "round",
+    "turns", "ended_by", "max_moves", "values", "get", "pending_end",
+})
+STATE_WRITES = frozenset({"dealer", "pending_end", "g", "ctr"})
+STATE_CALLS = frozenset({
+    "group_list", "enumerate_args",
+    # the built-ins that act on the state (compile.STATE_FUNCS): S.fx_<name>
+    "fx_move", "fx_meld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
+    "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",
+    "fx_active", "fx_owner", "fx_zone_of", "fx_visible_to",
+})
+
+
+def fresh_allowance(limit: int = MAX_WORK) -> int:
+    """Start a step: a full allowance; returns what the previous step left (for its count)."""
+    left = WORK[0]
+    WORK[0] = limit
+    return left
+
+
+def out_of_work(span: Any = None) -> None:
+    WORK[0] = MAX_WORK  # whoever catches the error starts afresh
+    raise RuntimeRulesError(f"the rules looped more than {MAX_WORK} times in one step, "
+                            "counting function calls and the items of the lists they made "
+                            "(nested loops over big lists, or functions that call each other "
+                            "many times?)", span)
+
+
+def charge(n: int) -> None:
+    """Take ``n`` from the step's work allowance: the items of a list made or copied (a loop of
+    a few thousand passes, each making a list of 200,000 numbers, runs a minute otherwise)."""
+    WORK[0] -= n
+    if WORK[0] < 0:
+        out_of_work()
+
+
+def work(xs: Any, span: Any) -> Any:
+    """Charge a loop over ``xs`` to this step's work allowance; ``xs`` itself."""
+    WORK[0] -= len(xs)
+    if WORK[0] < 0:
+        out_of_work(span)
+    return xs
+
+
+def seat(p: Any, n: int, name: str) -> int:
+    """``p`` if it is a seat of a table of ``n`` (indexing a per-player zone or counter)."""
+    if type(p) is not int or not 0 <= p < n:
+        raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
+    return p
+
+
+def tick(k: int, span: Any) -> int:
+    """One more pass of a ``while`` loop: bounded by MAX_LOOP and by the step's work."""
+    k += 1
+    if k > MAX_LOOP:
+        raise RuntimeRulesError(f"a loop ran more than {MAX_LOOP} times", span)
+    WORK[0] -= 1
+    if WORK[0] < 0:
+        out_of_work(span)
+    return k
+
+
+def dealer(S: Any, v: Any) -> int:
+    """``v`` if it may become the dealer (``dealer = v`` in rules text)."""
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S.n:
+        raise RuntimeRulesError(f"dealer = {v!r}: not a seat at this table")
+    return v
+
+
+def helpers() -> dict[str, Any]:
+    """The names generated code finds in its namespace, besides its constants."""
+    return {"_work": work, "_seat": seat, "_tick": tick, "_dealer": dealer, "WORK": WORK,
+            "_out_of_work": out_of_work, "RulesError": RulesError,
+            "RuntimeRulesError": RuntimeRulesError, "PY_ERRORS": PY_ERRORS,
+            "Exception": Exception}

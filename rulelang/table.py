@@ -1,0 +1,305 @@
+"""The table: cards, zones, faces and groups, and every way rules move cards between them.
+
+A card is an int (an index into the game's deck tables); a zone is a list of cards, top first;
+``loc[c]`` is the zone card ``c`` lies in and ``face[c]`` whether it lies face up. Groups (melds
+on the table) are zones made at run time, after the declared ones, and listed per container zone.
+``Table`` is the part of the state that holds them: the effects that move cards (``fx_move``,
+``fx_deal``, ``fx_gather``, ``fx_shuffle``, ``fx_meld``...), who can see a card, the fixed deal
+a scenario lays out, and the invariant that every card is in exactly one zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .builtins import Group
+from .cards import normalize
+from .errors import RuntimeRulesError, UsageError
+
+_BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
+
+
+def shuffle(x: list, bits: Any) -> None:
+    """``random.shuffle(x)``: its own algorithm and draws, so that a seed deals the same cards,
+    without its method call per card."""
+    blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = blen[n]
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+class Table:
+    """The cards and zones of a state (a mixin of ``engine.State``, which sets these up)."""
+
+    game: Any
+    n: int
+    ncards: int
+    zones: list[list[int]]
+    loc: list[int]
+    face: list[bool]
+    zvis: list[int]
+    zface: list[bool]
+    zowner: list[int]
+    znames: list[str]
+    groups: dict[int, list[int]]
+    dealer: int
+    rng: Any
+    next_seat: Callable[..., int]  # the engine's
+    seats_from: Callable[[int], list[int]]  # the engine's
+
+    def visible(self, c: int, seat: int) -> bool:
+        if self.face[c]:
+            return True
+        z = self.loc[c]
+        if z < 0:
+            return False
+        v = self.zvis[z]
+        if v == 2:
+            return True
+        if v == 1:
+            return self.zowner[z] == seat
+        if v == 3:
+            return self.zones[z][0] == c
+        return False
+
+    def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
+        if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
+            loc = self.loc
+            self.zones[loc[cards]].remove(cards)
+            if at == "top":
+                self.zones[zid].insert(0, cards)
+            else:
+                self.zones[zid].append(cards)
+            loc[cards] = zid
+            self.face[cards] = self.zface[zid] if face is None else face == "up"
+            return
+        if cards is None:
+            raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
+        if not isinstance(cards, list):
+            cards = [cards]
+        else:
+            cards = list(cards)
+        zones = self.zones
+        loc = self.loc
+        dest = zones[zid]
+        up = self.zface[zid] if face is None else face == "up"
+        for c in cards:
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
+                raise RuntimeRulesError(f"move(): {c!r} is not a card")
+            zones[loc[c]].remove(c)
+            if at == "top":
+                dest.insert(0, c)
+            else:
+                dest.append(c)
+            loc[c] = zid
+            self.face[c] = up
+
+    def group_list(self, container: int) -> list[Group]:
+        owner = self.zowner[container]
+        name = self.znames[container]
+        return [Group(self.zones[z], z, owner, i + 1, name)
+                for i, z in enumerate(self.groups.get(container, ()))]
+
+    def fx_meld(self, cards: Any, container: int) -> None:
+        """Lay ``cards`` on the table as a new group of the container zone."""
+        if container >= self.game.nzones or not self.game.zone_def(container).groups:
+            raise RuntimeRulesError(f"meld(): '{self.znames[container]}' is not a zone of groups")
+        cards = sorted(cards if isinstance(cards, list) else [cards],
+                       key=self.game.tables.sort_key)
+        if not cards:
+            raise RuntimeRulesError("meld(): no cards to lay down")
+        zid = len(self.zones)
+        self.zones.append([])
+        # copy on write: clones share these lists until one of them adds a zone
+        self.znames = [*self.znames, self.znames[container]]
+        self.zowner = [*self.zowner, self.zowner[container]]
+        self.zvis = [*self.zvis, self.zvis[container]]
+        self.zface = [*self.zface, self.zface[container]]
+        self.groups.setdefault(container, []).append(zid)
+        self.fx_move(list(reversed(cards)), zid)
+
+    def fx_shuffle(self, zid: int) -> None:
+        shuffle(self.zones[zid], self.rng.getrandbits)
+
+    def fx_gather(self, zid: int) -> None:
+        dest = self.zones[zid]
+        up = self.zface[zid]
+        if not self.groups and sum(map(len, self.zones)) == self.ncards:
+            # the whole pack comes back: sorted, that is every card in order
+            for cs in self.zones:
+                cs.clear()
+            dest.extend(range(self.ncards))
+            self.loc = [zid] * self.ncards
+            self.face = [up] * self.ncards
+            return
+        for z, cs in enumerate(self.zones):
+            if z != zid and cs:
+                dest.extend(cs)
+                cs.clear()
+        if self.groups:  # the groups on the table are gone with their cards
+            nz = self.game.nzones
+            del self.zones[nz:]
+            self.znames, self.zowner = self.znames[:nz], self.zowner[:nz]
+            self.zvis, self.zface = self.zvis[:nz], self.zface[:nz]
+            self.groups = {}
+        dest.sort()
+        if len(dest) == self.ncards:  # the whole pack: rewrite the tables in one go
+            self.loc = [zid] * self.ncards
+            self.face = [up] * self.ncards
+            return
+        for c in dest:
+            self.loc[c] = zid
+            self.face[c] = up
+
+    def fx_deal(self, src: int, base: int, n: int, start: int | None = None,
+                face: str | None = None) -> None:
+        first = self.next_seat(self.dealer) if start is None else start
+        order = self.seats_from(first)
+        zones, loc, cface, zface = self.zones, self.loc, self.face, self.zface
+        z = zones[src]
+        k = len(order)
+        total = n * k
+        if 0 < total <= len(z) and not base <= src < base + self.game.max_players:
+            # the usual deal: the top n*k cards, every k-th to a seat, in one slice each (each
+            # card goes on top of the hand, so a hand gets its cards in reverse)
+            taken = z[:total]
+            del z[:total]
+            for i, p in enumerate(order):
+                d = base + p
+                cards = taken[i::k]
+                cards.reverse()
+                zones[d][:0] = cards
+                up = zface[d] if face is None else face == "up"
+                for c in cards:
+                    loc[c] = d
+                    cface[c] = up
+            return
+        for _ in range(n):
+            for p in order:
+                if not z:
+                    raise RuntimeRulesError(f"ran out of cards in '{self.znames[src]}' while "
+                                            "dealing")
+                c = z.pop(0)  # the top card, whose zone is src
+                d = base + p
+                zones[d].insert(0, c)
+                loc[c] = d
+                cface[c] = zface[d] if face is None else face == "up"
+
+    def fx_show(self, cards: Any) -> None:
+        for c in cards if isinstance(cards, list) else [cards]:
+            self.face[c] = True
+
+    def fx_hide(self, cards: Any) -> None:
+        for c in cards if isinstance(cards, list) else [cards]:
+            self.face[c] = False
+
+    def check_invariants(self) -> list[str]:
+        """Problems with the state: a card in no zone or in two, a conserved sum that changed."""
+        # the fast proof first (simulate --check runs this after every decision): rebuild
+        # where each card is from the zones and compare; only a mismatch takes the slow path
+        n = self.ncards
+        loc = [-1] * n
+        count = 0
+        try:
+            for z, cs in enumerate(self.zones):
+                count += len(cs)
+                if cs and min(cs) < 0:  # a negative index would pass for a card
+                    count = -1
+                for c in cs:
+                    loc[c] = z
+        except (IndexError, TypeError):
+            count = -1
+        if count == n and loc == self.loc:
+            return []
+        problems = []
+        seen = [0] * self.ncards
+        for z, cs in enumerate(self.zones):
+            for c in cs:
+                if not 0 <= c < self.ncards:
+                    problems.append(f"zone {self.znames[z]} holds {c!r}, not a card")
+                    continue
+                seen[c] += 1
+                if self.loc[c] != z:
+                    problems.append(f"card {self.game.tables.name[c]} is listed in "
+                                    f"{self.znames[z]} but recorded in {self.znames[self.loc[c]]}")
+        for c, k in enumerate(seen):
+            if k != 1:
+                problems.append(f"card {self.game.tables.name[c]} is in {k} zones")
+        return problems
+
+    def lay_out(self, spec: dict[str, Any]) -> None:
+        """Lay out the named zones exactly as given (top first); every other zone keeps its size,
+        refilled from the remaining cards; the home zone (the stock) takes the rest, shuffled under
+        what the scenario puts on top of it."""
+        g = self.game
+        names = {z.name: z for z in g.zones}
+        by_name: dict[str, list[int]] = {}
+        for c in range(self.ncards):
+            by_name.setdefault(g.tables.name[c], []).append(c)
+        wanted: dict[int, list[int]] = {}  # zone id -> cards, top first
+        taken: set[int] = set()
+
+        def pick(text: Any, where: str) -> int:
+            name = normalize(str(text))
+            if name is None:
+                raise UsageError(f"deal: {where}: '{text}' is not a card")
+            for c in by_name.get(name, []):
+                if c not in taken:
+                    taken.add(c)
+                    return c
+            have = len(by_name.get(name, []))
+            raise UsageError(f"deal: {where}: {name} is listed more times than the deck holds "
+                             f"({have})")
+
+        for zname, cards in spec.items():
+            if zname not in names:
+                raise UsageError(f"deal: '{zname}' is not a zone of this game "
+                                 f"(zones: {', '.join(names)})")
+            zd = names[zname]
+            if zd.per_player:
+                if not isinstance(cards, list) or len(cards) != self.n or not all(
+                        isinstance(x, list) for x in cards):
+                    raise UsageError(f"deal: '{zname}' is a zone of each player: give one list per "
+                                     f"seat ({self.n} lists)")
+                for p, cs in enumerate(cards):
+                    wanted[zd.first_id + p] = [pick(x, f"{zname}[{p}]") for x in cs]
+            else:
+                if not isinstance(cards, list):
+                    raise UsageError(f"deal: '{zname}' needs a list of cards, top first")
+                wanted[zd.first_id] = [pick(x, zname) for x in cards]
+        home = g.home_zone
+        # every other zone keeps its cards unless the scenario placed them elsewhere
+        sizes = {z: len(cs) for z, cs in enumerate(self.zones)}
+        keep: dict[int, list[int]] = {}
+        for z, cs in enumerate(self.zones):
+            if z in wanted or z == home:
+                continue
+            keep[z] = [c for c in cs if c not in taken]
+        used = set(taken)
+        for cs in keep.values():
+            used.update(cs)
+        free = [c for c in range(self.ncards) if c not in used]
+        self.rng.shuffle(free)
+        for z, cs in keep.items():
+            while len(cs) < sizes[z] and free:
+                cs.append(free.pop())
+        for z in range(len(self.zones)):
+            self.zones[z] = []
+        for z, cs in wanted.items():
+            self.zones[z] = list(cs)
+        for z, cs in keep.items():
+            self.zones[z] = cs
+        if home in wanted:
+            self.zones[home] = wanted[home] + free
+        else:
+            self.zones[home] = free
+        for z, cs in enumerate(self.zones):
+            up = self.zface[z]
+            for c in cs:
+                self.loc[c] = z
+                self.face[c] = up
