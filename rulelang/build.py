@@ -409,6 +409,7 @@ class Builder:
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
         )
+        game.generated = c.cg
         if not self.errors and not c.errors:
             game.check_triggers = _triggers_function(c.cg, triggers)
         for k, v in c.global_types.items():
@@ -537,7 +538,7 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
               f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {spans}[_a]) "
               "from None",
               "    return out"]
-    return ns.define("_legal", lines)
+    return ns.define("_legal", lines, actions[0].span if actions else None)
 
 
 def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
@@ -589,7 +590,7 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
     frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
     if uf.effect:  # a procedure: its statements
         uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
-                                 *ns.charge_lines(span), f"    {ns.k(fn)}(S, {frame})"])
+                                 *ns.charge_lines(span), f"    {ns.k(fn)}(S, {frame})"], span)
         return
     if isinstance(fn, Src):
         uf.fn = ns.function(params, frame, fn, span, f" (in '{uf.name}')", charge=True)
@@ -694,29 +695,38 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
         key, size = "()", "1"
     args = ", ".join(["S", *params])
     keep = "if _exact(v): " if any(order_free) else ""
+    # a remembered result charges the work it cost when it was computed, so that a game's
+    # accounting is the same whatever ran before it in the process
     src = "\n".join([
         f"def _m({args}):",
         "    try:",
         f"        key = {key}",
-        "        return cache[key]",
+        "        v, cost = cache[key]",
         "    except KeyError:",
         "        pass",
         "    except TypeError:",
         f"        return inner({args})",
+        "    else:",
+        "        WORK[0] -= cost",
+        "        if WORK[0] < 0:",
+        "            out_of_work()",
+        "        return v",
+        "    w = WORK[0]",
         f"    v = inner({args})",
         f"    n = {size}",
         f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
         f"        if len(cache) >= {MEMO_LIMIT} or used[0] + n > {MEMO_ITEMS}:",
         "            cache.clear()",
         "            used[0] = 0",
-        f"        {keep}cache[key] = v",
+        f"        {keep}cache[key] = (v, w - WORK[0])",
         "        used[0] += n",
         "    return v"])
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError},
                           "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
-                          "_key_items": _key_items, "sum": sum}
+                          "_key_items": _key_items, "sum": sum, "WORK": WORK,
+                          "out_of_work": out_of_work}
     exec(compile(src, "<memo>", "exec"), ns)
     return ns["_m"]
 

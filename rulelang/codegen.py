@@ -11,6 +11,7 @@ Expressions nested too deeply for Python's own parser are compiled apart and cal
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import runtime
@@ -30,6 +31,9 @@ class Namespace:
         }
         self._ids: dict[int, str] = {}
         self._n = 0
+        # every piece of source compiled here, with the rules text it came from (a Span, or
+        # None for the engine's own glue): what ``rulelang compile --dump`` prints
+        self.sources: list[tuple[str, Any]] = []
 
     def k(self, value: Any) -> str:
         """The name under which ``value`` is a constant of the generated code."""
@@ -47,9 +51,17 @@ class Namespace:
         self._n += 1
         return f"_t{self._n}"
 
-    def lam(self, src: str) -> Any:
+    def lam(self, src: str, span: Any = None) -> Any:
         """Compile ``lambda S, F: src`` (src is generated; see the module docstring)."""
-        return eval(compile(f"lambda S, F: {src}", "<rules>", "eval"), self.ns)
+        text = f"lambda S, F: {src}"
+        return eval(compile(text, self._record(text, span), "eval"), self.ns)
+
+    def _record(self, text: str, span: Any) -> str:
+        """Keep ``text`` for the dump; the file name its code objects carry, which names the
+        rules text it came from, so that a traceback through generated code points there."""
+        self.sources.append((text, span))
+        where = f"{span.path}:{span.line}" if getattr(span, "line", 0) else "engine"
+        return f"<rules {where} #{len(self.sources)}>"
 
     def function(self, params: list[str], frame: str, src: Src, span: Any,
                  where: str = "", charge: bool = False) -> Any:
@@ -65,7 +77,7 @@ class Namespace:
             f"        return {src.src}",
             "    except PY_ERRORS as e:",
             f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}'{suffix}, "
-            f"{self.k(span)}) from None"])
+            f"{self.k(span)}) from None"], span)
 
     def charge_lines(self, span: Any) -> list[str]:
         """The first lines of a rules function or procedure: a call takes one from the step's
@@ -74,11 +86,30 @@ class Namespace:
         stop at the limit instead of running for hours."""
         return ["    WORK[0] -= 1", "    if WORK[0] < 0:", f"        _out_of_work({self.k(span)})"]
 
-    def define(self, name: str, lines: list[str]) -> Any:
-        """Compile a generated ``def`` and return the function named ``name``."""
+    def define(self, name: str, lines: list[str], span: Any = None) -> Any:
+        """Compile a generated ``def`` and return the function named ``name``; ``span``: the
+        rules text it was made from."""
         local: dict[str, Any] = {}
-        exec(compile("\n".join(lines), "<rules>", "exec"), self.ns, local)
+        text = "\n".join(lines)
+        exec(compile(text, self._record(text, span), "exec"), self.ns, local)
         return local[name]
+
+    def dump(self) -> str:
+        """Every piece of generated source, readably: each under a comment naming the rules
+        text it came from (and quoting its line), then the constants it names."""
+        out: list[str] = []
+        for i, (text, span) in enumerate(self.sources, 1):
+            out.append(f"# ---- #{i} from {_where(span)}")
+            if getattr(span, "source", None) and span.line:
+                lines = span.source.splitlines()
+                if 0 < span.line <= len(lines):
+                    out.append(f"#      {lines[span.line - 1].strip()}")
+            out.append(text)
+            used = sorted(set(re.findall(r"\b_k\d+\b", text)), key=lambda k: int(k[2:]))
+            for k in used:
+                out.append(f"#   {k} = {_short(self.ns.get(k))}")
+            out.append("")
+        return "\n".join(out)
 
 
 class Src:
@@ -168,3 +199,20 @@ def unit_call(fn: Any, n: int, span: Any) -> Any:
             raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
 
     return call
+
+
+def _where(span: Any) -> str:
+    if getattr(span, "line", 0):
+        return str(span)
+    return "several rules lines, or an expression compiled apart"
+
+
+def _short(v: Any) -> str:
+    """A constant of generated code, in a few words."""
+    name = getattr(v, "__name__", None)
+    if callable(v) and name:
+        return f"<function {name}>"
+    if type(v).__name__ == "Span":
+        return f"<the place {v}>"
+    text = repr(v)
+    return text if len(text) <= 70 else text[:67] + "..."

@@ -890,7 +890,7 @@ class Compiler:
             "        raise",
             "    except PY_ERRORS as e:",
             f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {k}[_i]) from None",
-        ])
+        ], spans[0] if spans else None)
 
     def _block(self, ns: tuple[N.Node, ...], sc: Scope, out: list[str], ind: int,
                spans: list[Span]) -> None:

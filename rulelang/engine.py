@@ -154,6 +154,7 @@ class State(Table, MoveTexts):
         except PY_ERRORS as e:
             raise RuntimeRulesError(f"{type(e).__name__}: {e} (while setting up, in phase "
                                     f"'{self.phase}')") from None
+        self._count_work()
 
     # ------------------------------------------------------------------ chance
     @property
@@ -267,11 +268,7 @@ class State(Table, MoveTexts):
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
-        # _fresh_work, written out: this runs at every step
-        self.work_done += MAX_WORK - WORK[0]
-        WORK[0] = MAX_WORK
-        if self.work_done > MAX_GAME_WORK:
-            self._too_much_work()
+        WORK[0] = MAX_WORK  # a fresh allowance for this step (its use is counted at its end)
         mover = self.actor
         seen: set[tuple[int, int]] | None = None
         if self.record:
@@ -306,12 +303,15 @@ class State(Table, MoveTexts):
         except PY_ERRORS as e:
             raise RuntimeRulesError(f"{type(e).__name__}: {e} (in phase '{self.phase}')") \
                 from None
-
-    def _fresh_work(self) -> None:
-        """A fresh allowance of work for this step; what the last step used (what is gone
-        from its allowance) counts towards the game's."""
+        # _count_work, written out: this runs at every step
         self.work_done += MAX_WORK - WORK[0]
-        WORK[0] = MAX_WORK
+        if self.work_done > MAX_GAME_WORK:
+            self._too_much_work()
+
+    def _count_work(self) -> None:
+        """What the step that just ran used of its allowance counts towards the game's: each
+        state counts its own steps, whatever other states (a bot's look-ahead) run between."""
+        self.work_done += MAX_WORK - WORK[0]
         if self.work_done > MAX_GAME_WORK:
             self._too_much_work()
 
@@ -324,13 +324,14 @@ class State(Table, MoveTexts):
     def next_round(self) -> None:
         """Deal the next round after one that ended (when ``auto_continue`` is off)."""
         if self.status == "round_over":
-            self._fresh_work()
+            WORK[0] = MAX_WORK
             try:
                 self._next_round()
             except RecursionError:
                 raise RuntimeRulesError("the rules nest too deeply while dealing") from None
             except PY_ERRORS as e:
                 raise RuntimeRulesError(f"{type(e).__name__}: {e} (while dealing)") from None
+            self._count_work()
 
     def clone(self, share_rng: bool = False) -> State:
         """An independent copy. ``share_rng`` keeps the same RNG object: only for copies made
@@ -534,7 +535,9 @@ class State(Table, MoveTexts):
         phase's generated function lists them (``build._legal_function``)."""
         entries: list[tuple[ActionDef, tuple]] = []
         if self.status == "play":
+            WORK[0] = MAX_WORK  # listing the moves is work of its own, counted to this state
             entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
+            self._count_work()
             if not entries:
                 raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "
                                         f"'{self.phase}'")

@@ -134,6 +134,8 @@ class Game:
     # the class of its states (engine.State), set by whoever builds the game: the model itself
     # knows no engine, so that the engine can import it
     state_type: Any = None
+    # the generated code's namespace (codegen.Namespace): its sources, for ``compile --dump``
+    generated: Any = field(repr=False, default=None)
 
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
                   **kw: Any) -> Any:
