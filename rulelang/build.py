@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from . import nodes as N
-from .builtins import leaves
+from .builtins import BUILTINS, leaves
 from .cards import Deck, rank_text
 from .codegen import Namespace, Src, cond_lines, fn_of, src_of, unit_call
 from .compile import Compiler, Scope, Symbols, UserFn
@@ -624,7 +624,6 @@ def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
     _ = base
 
 
-_REDUCERS = ("sum", "max", "min", "any", "all")
 
 
 def _order_free(tree: N.Node, param: str) -> bool:
@@ -637,7 +636,8 @@ def _order_free(tree: N.Node, param: str) -> bool:
             uses += 1
         elif isinstance(n, N.Call) and len(n.args) == 1 and not n.kwargs:
             arg = n.args[0]
-            if n.func in _REDUCERS and isinstance(arg, N.Comprehension):
+            if (b := BUILTINS.get(n.func)) is not None and b.order_free and isinstance(
+                    arg, N.Comprehension):
                 allowed += sum(isinstance(it, N.Name) and it.id == param
                                for _v, it, _c in arg.clauses)
             elif n.func == "size" and isinstance(arg, N.Name) and arg.id == param:

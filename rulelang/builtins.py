@@ -21,15 +21,27 @@ from .runtime import WORK, charge, out_of_work
 
 @dataclass(frozen=True)
 class Builtin:
+    """Everything the checker, the compiler and the memo know of one built-in: the one record
+    of it (adding a built-in is adding a record to ``BUILTINS``)."""
+
     name: str
     min_args: int
     max_args: int
-    kinds: str  # one letter per parameter: x value, f function, z zone, n ended-by name
-    ret: str  # the checker's type of the result
-    impl: Callable[..., Any]
-    state: bool = False  # impl takes the state as its first argument
-    effect: bool = False  # may only be called as a statement
+    # one letter per parameter: x any value, l a list (or a zone's cards), f a function, z a
+    # zone, n a quoted name of a way the round ends; a value of another kind is a check error
+    kinds: str
+    # the checker's type of the result: a type, or a rule over the arguments' types: "elem"
+    # (an item of the first argument), "same" (the first argument's list type), "nested" (a
+    # list of such lists)
+    ret: str
+    impl: Callable[..., Any] | None  # None: a method of the state, or made per deck (meld)
+    state: bool = False  # reads the state: generated code calls S.fx_<name>
+    effect: bool = False  # changes the game: may only be called as a statement
     kwargs: tuple[str, ...] = ()
+    # the result is the same whatever the order of the items of its list argument, when it is
+    # given a comprehension (a memoised function fed only to such calls is keyed by the set)
+    order_free: bool = False
+    meld: bool = False  # a meld finder, made for the game's deck (``meld_funcs``)
     doc: str = ""
 
 
@@ -310,38 +322,84 @@ def _without(xs: Any, ys: Any) -> list:
     return out
 
 
-PURE: dict[str, Builtin] = {
+def _median(xs: Any) -> Any:
+    """The middle item of the sorted numbers (the mean of the two middle ones when even)."""
+    v = sorted(_seq(xs))
+    if not v:
+        raise _empty("median")
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
+
+
+def _b(name: str, mn: int, mx: int, kinds: str, ret: str, impl: Callable[..., Any] | None = None,
+       **kw: Any) -> Builtin:
+    return Builtin(name, mn, mx, kinds, ret, impl, **kw)
+
+
+BUILTINS: dict[str, Builtin] = {
     b.name: b
     for b in [
-        Builtin("size", 1, 1, "x", "int", _size, doc="number of items in a list or zone"),
-        Builtin("sum", 1, 2, "xf", "num", _sum, doc="sum of a list, or of f(x) over it"),
-        Builtin("max", 1, 9, "xxxxxxxxx", "any", _agg(max, "max"), kwargs=("key", "default")),
-        Builtin("min", 1, 9, "xxxxxxxxx", "any", _agg(min, "min"), kwargs=("key", "default")),
-        Builtin("count", 1, 2, "xf", "int", _count, doc="items (that satisfy f)"),
-        Builtin("any", 1, 2, "xf", "bool", _any),
-        Builtin("all", 1, 2, "xf", "bool", _all),
-        Builtin("sort", 1, 2, "xf", "list", _sort, kwargs=("desc",)),
-        Builtin("reverse", 1, 1, "x", "list", lambda xs: list(reversed(_seq(xs)))),
-        Builtin("filter", 2, 2, "xf", "list", _filter),
-        Builtin("map", 2, 2, "xf", "list", _map),
-        Builtin("group_by", 2, 2, "xf", "list", _group_by),
-        Builtin("combinations", 2, 2, "xx", "list", _combinations),
-        Builtin("range", 1, 2, "xx", "list[int]", _range),
-        Builtin("abs", 1, 1, "x", "num", abs),
-        Builtin("floor", 1, 1, "x", "int", math.floor),
-        Builtin("ceil", 1, 1, "x", "int", math.ceil),
-        Builtin("top", 1, 2, "xx", "any", _top, doc="the top card of a zone (none if empty)"),
-        Builtin("bottom", 1, 2, "xx", "any", _bottom),
-        Builtin("first", 1, 1, "x", "any", _first),
-        Builtin("last", 1, 1, "x", "any", _last),
-        Builtin("lowest", 2, 2, "xf", "list", _lowest, doc="the items tied for the lowest f"),
-        Builtin("highest", 2, 2, "xf", "list", _highest),
-        Builtin("ranked", 2, 2, "xf", "list", _ranks_of, doc="groups of tied items, best first"),
-        Builtin("distinct", 1, 1, "x", "list", _distinct),
-        Builtin("index_of", 2, 2, "xx", "int", _index_of),
-        Builtin("without", 2, 2, "xx", "list", _without),
+        # values from values
+        _b("size", 1, 1, "l", "int", _size, doc="number of items in a list or zone"),
+        _b("sum", 1, 2, "lf", "num", _sum, order_free=True,
+           doc="sum of a list, or of f(x) over it"),
+        _b("max", 1, 9, "xxxxxxxxx", "elem", _agg(max, "max"), kwargs=("key", "default"),
+           order_free=True),
+        _b("min", 1, 9, "xxxxxxxxx", "elem", _agg(min, "min"), kwargs=("key", "default"),
+           order_free=True),
+        _b("median", 1, 1, "l", "num", _median, doc="the middle of a list of numbers"),
+        _b("count", 1, 2, "lf", "int", _count, doc="items (that satisfy f)"),
+        _b("any", 1, 2, "lf", "bool", _any, order_free=True),
+        _b("all", 1, 2, "lf", "bool", _all, order_free=True),
+        _b("sort", 1, 2, "lf", "same", _sort, kwargs=("desc",)),
+        _b("reverse", 1, 1, "l", "same", lambda xs: list(reversed(_seq(xs)))),
+        _b("filter", 2, 2, "lf", "same", _filter),
+        _b("map", 2, 2, "lf", "list", _map),
+        _b("group_by", 2, 2, "lf", "nested", _group_by),
+        _b("combinations", 2, 2, "lx", "nested", _combinations),
+        _b("range", 1, 2, "xx", "list[int]", _range),
+        _b("abs", 1, 1, "x", "num", abs),
+        _b("floor", 1, 1, "x", "int", math.floor),
+        _b("ceil", 1, 1, "x", "int", math.ceil),
+        _b("top", 1, 2, "lx", "elem", _top, doc="the top card of a zone (none if empty)"),
+        _b("bottom", 1, 2, "lx", "elem", _bottom),
+        _b("first", 1, 1, "l", "elem", _first),
+        _b("last", 1, 1, "l", "elem", _last),
+        _b("lowest", 2, 2, "lf", "same", _lowest, doc="the items tied for the lowest f"),
+        _b("highest", 2, 2, "lf", "same", _highest),
+        _b("ranked", 2, 2, "lf", "nested", _ranks_of, doc="groups of tied items, best first"),
+        _b("distinct", 1, 1, "l", "same", _distinct),
+        _b("index_of", 2, 2, "xx", "int", _index_of),
+        _b("without", 2, 2, "xx", "same", _without),
+        # meld finders, made for the game's deck (meld_funcs)
+        _b("sets", 1, 3, "lxx", "list[list[card]]", meld=True,
+           kwargs=("wild", "max_wild", "all_wild", "key")),
+        _b("runs", 1, 2, "lx", "list[list[card]]", meld=True, kwargs=("ace",)),
+        _b("is_set", 1, 1, "l", "bool", meld=True, kwargs=("wild", "max_wild")),
+        _b("is_run", 1, 1, "l", "bool", meld=True, kwargs=("ace",)),
+        _b("disjoint", 2, 2, "lx", "list[list[list[card]]]", meld=True),
+        # the state's: reading it (S.fx_<name>, engine.State and table.Table)
+        _b("next_seat", 1, 2, "xx", "seat", state=True),
+        _b("prev_seat", 1, 2, "xx", "seat", state=True),
+        _b("seats_from", 1, 1, "x", "list[seat]", state=True),
+        _b("active", 1, 1, "x", "bool", state=True),
+        _b("owner", 1, 1, "x", "seat", state=True),
+        _b("zone_of", 1, 1, "x", "str", state=True),
+        _b("visible_to", 2, 2, "xx", "bool", state=True),
+        # ... and changing it: effects
+        _b("move", 2, 2, "xz", "none", state=True, effect=True, kwargs=("at", "face")),
+        _b("shuffle", 1, 1, "z", "none", state=True, effect=True),
+        _b("gather", 1, 1, "z", "none", state=True, effect=True),
+        _b("deal", 3, 3, "zzx", "none", state=True, effect=True, kwargs=("start", "face")),
+        _b("show", 1, 1, "x", "none", state=True, effect=True),
+        _b("hide", 1, 1, "x", "none", state=True, effect=True),
+        _b("eliminate", 1, 1, "x", "none", state=True, effect=True),
+        _b("meld", 2, 2, "xz", "none", state=True, effect=True),
+        _b("end_round", 1, 1, "n", "none", state=True, effect=True),
+        _b("log", 1, 1, "x", "none", state=True, effect=True),
     ]
 }
+KNOWN_KWARGS = frozenset(k for b in BUILTINS.values() for k in b.kwargs)
 
 
 class Group(list):
@@ -540,13 +598,3 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     _ = nranks
     return {"sets": sets, "runs": runs, "is_set": is_set, "is_run": is_run,
             "disjoint": disjoint}
-
-
-# name: (min args, max args, kinds, return type, keyword arguments)
-MELD_SPECS: dict[str, tuple[int, int, str, str, tuple[str, ...]]] = {
-    "sets": (1, 3, "xxx", "list[list[card]]", ("wild", "max_wild", "all_wild", "key")),
-    "runs": (1, 2, "xx", "list[list[card]]", ("ace",)),
-    "is_set": (1, 1, "x", "bool", ("wild", "max_wild")),
-    "is_run": (1, 1, "x", "bool", ("ace",)),
-    "disjoint": (2, 2, "xx", "list[list[list[card]]]", ()),
-}

@@ -18,10 +18,9 @@ from typing import Any, ClassVar
 
 from . import nodes as N
 from .builtins import (
+    BUILTINS,
     EXTREME_OF,
-    MAX_COLLECTION,
-    MELD_SPECS,
-    PURE,
+    KNOWN_KWARGS,
     Builtin,
     Group,
     _meld_funcs,
@@ -31,7 +30,14 @@ from .builtins import (
 )
 from .codegen import Namespace, Src, fn_of, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
-from .limits import MAX_INLINE, MAX_INLINE_BODY, MAX_INLINE_SRC, MAX_INLINE_TOTAL, MAX_NUMBER
+from .limits import (
+    MAX_COLLECTION,
+    MAX_INLINE,
+    MAX_INLINE_BODY,
+    MAX_INLINE_SRC,
+    MAX_INLINE_TOTAL,
+    MAX_NUMBER,
+)
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 
 Fn = Callable[[Any, list], Any]
@@ -43,33 +49,7 @@ SPECIAL = {
     "turns": "int", "ended_by": "str", "players": "list[seat]", "num_players": "int",
     "suits": "list[str]", "ranks": "list[str]", "seats": "list[seat]",
 }
-# effects and state-reading functions that the engine provides (see engine.State)
-STATE_FUNCS: dict[str, tuple[int, int, str, str, bool]] = {
-    # name: (min args, max args, kinds, return type, is effect)
-    "next_seat": (1, 2, "xx", "seat", False),
-    "prev_seat": (1, 2, "xx", "seat", False),
-    "seats_from": (1, 1, "x", "list[seat]", False),
-    "active": (1, 1, "x", "bool", False),
-    "owner": (1, 1, "x", "seat", False),
-    "zone_of": (1, 1, "x", "str", False),
-    "visible_to": (2, 2, "xx", "bool", False),
-    "move": (2, 2, "xz", "none", True),
-    "shuffle": (1, 1, "z", "none", True),
-    "gather": (1, 1, "z", "none", True),
-    "deal": (3, 3, "zzx", "none", True),
-    "show": (1, 1, "x", "none", True),
-    "hide": (1, 1, "x", "none", True),
-    "eliminate": (1, 1, "x", "none", True),
-    "meld": (2, 2, "xz", "none", True),
-    "end_round": (1, 1, "n", "none", True),
-    "log": (1, 1, "x", "none", True),
-}
 _CMP_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
-STATE_KWARGS = {"move": ("at", "face"), "deal": ("start", "face")}
-KNOWN_KWARGS = frozenset(
-    {k for b in PURE.values() for k in b.kwargs}
-    | {k for spec in MELD_SPECS.values() for k in spec[4]}
-    | {k for ks in STATE_KWARGS.values() for k in ks})
 
 
 @dataclass
@@ -224,6 +204,25 @@ def _mul(x: Any, y: Any) -> Any:
     if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
         raise RuntimeRulesError("'*' needs numbers")
     return x * y
+
+
+def _result_type(b: Builtin, types: list[str]) -> str:
+    """The type of a pure built-in's result, by its record's rule over its arguments' types."""
+    if b.ret == "elem":
+        if len(types) == 1:
+            if b.name in ("top", "bottom") and types[0] == "list[card]":
+                return "card"
+            return _elem(types[0])
+        if b.name in ("top", "bottom") and len(types) == 2:
+            return types[0]  # the top n items
+        if len(types) > 1 and "fn" not in types:
+            return types[0] if len(set(types)) == 1 else "num"
+        return "any"
+    if b.ret == "same":
+        return types[0] if types and types[0].startswith("list") else "list"
+    if b.ret == "nested":  # groups of the items
+        return f"list[{types[0]}]" if types and types[0].startswith("list[") else "list"
+    return b.ret
 
 
 class Compiler:
@@ -602,17 +601,17 @@ class Compiler:
             return self._user_call(n, sup, sc)
         if name in sym.functions:
             return self._user_call(n, sym.functions[name], sc)
-        if name in PURE:
-            return self._pure_call(n, PURE[name], sc)
-        if name in MELD_SPECS:
-            return self._meld_call(n, sc)
-        if name in STATE_FUNCS:
-            _mn, _mx, _kinds, _ret, effect = STATE_FUNCS[name]
-            if effect:
-                self.err(f"'{name}' changes the game and can only be used as an effect", n.span)
-            return self._state_call(n, sc)
-        known = list(sym.functions) + list(PURE) + list(STATE_FUNCS) + list(MELD_SPECS)
-        known = [k for k in known if "@" not in k]
+        b = BUILTINS.get(name)
+        if b is not None:
+            if b.meld:
+                return self._meld_call(n, b, sc)
+            if b.state:
+                if b.effect:
+                    self.err(f"'{name}' changes the game and can only be used as an effect",
+                             n.span)
+                return self._state_call(n, b, sc)
+            return self._pure_call(n, b, sc)
+        known = [k for k in [*sym.functions, *BUILTINS] if "@" not in k]
         self.err(f"unknown function '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 
@@ -663,38 +662,14 @@ class Compiler:
                 types.append("fn")
             else:
                 f, t = self.expr(a, sc)
-                if b.name in ("size", "sum", "count", "any", "all", "sort", "filter", "map",
-                              "group_by", "lowest", "highest", "ranked", "top", "bottom",
-                              "first", "last", "reverse", "distinct") and i == 0 and t in (
-                        "int", "num", "bool", "card", "seat", "none"):
-                    self.err(f"{b.name}() needs a list or a zone, not {t}", a.span)
+                self._check_kind(b, kind, a, t)
                 argfs.append(f)
                 types.append(t)
         kwfs = {}
         for k, a in n.kwargs:
             kwfs[k] = self._fn_arg(a, sc) if k == "key" else self.expr(a, sc)[0]
         impl = b.impl
-        ret = b.ret
-        if b.name in ("max", "min", "first", "last", "top", "bottom"):
-            if len(types) == 1:
-                ret = _elem(types[0])
-                if b.name in ("top", "bottom") and types[0] == "list[card]":
-                    ret = "card"
-            elif len(types) > 1 and "fn" not in types:
-                ret = types[0] if len(set(types)) == 1 else "num"
-            if b.name in ("top", "bottom") and len(types) == 2:
-                ret = types[0]
-        elif b.name in ("sort", "reverse", "filter", "distinct", "without") and types:
-            ret = types[0] if types[0].startswith("list") else "list"
-        elif b.name in ("lowest", "highest") and types:
-            ret = types[0] if types[0].startswith("list") else "list"
-        elif b.name in ("group_by", "ranked") and types:
-            # groups of the items
-            ret = f"list[{types[0]}]" if types[0].startswith("list[") else "list"
-        elif b.name == "map":
-            ret = "list"
-        elif b.name == "combinations" and types:
-            ret = f"list[{types[0]}]" if types[0].startswith("list[") else "list"
+        ret = _result_type(b, types)
         if (b.name in ("sum", "max", "min") and len(argfs) == 1 and not kwfs
                 and isinstance(n.args[0], N.Comprehension)):
             # a comprehension gives a list and has paid for its loop: no checks needed
@@ -712,15 +687,24 @@ class Compiler:
         parts += [f"{kw}={{{len(argfs) + i}}}" for i, kw in enumerate(kws)]
         return self.gen(func + "(" + ", ".join(parts) + ")", *argfs, *[kwfs[k] for k in kws])
 
-    def _meld_call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
-        mn, mx, _kinds, ret, kws = MELD_SPECS[n.func]
-        self._check_arity(n, mn, mx, kws)
+    def _check_kind(self, b: Builtin, kind: str, node: N.Node, t: str) -> None:
+        """An argument of a kind the built-in's record does not take is an error."""
+        if kind == "l" and t in ("int", "num", "bool", "card", "seat", "none", "str"):
+            self.err(f"{b.name}() needs a list or a zone, not {t}", node.span)
+
+    def _meld_call(self, n: N.Call, b: Builtin, sc: Scope) -> tuple[Fn, str]:
+        self._check_arity(n, b.min_args, b.max_args, b.kwargs)
         if not hasattr(self, "_melds"):
             sym = self.sym
             self._melds = _meld_funcs(sym.card_rank, sym.card_suit, sym.card_order,
                                       sym.card_name, len(set(sym.card_rank)))
         impl = self._melds[n.func]
-        argfs = [self.expr(a, sc)[0] for a in n.args[:mx]]
+        argfs = []
+        for i, a in enumerate(n.args[:b.max_args]):
+            f, t = self.expr(a, sc)
+            self._check_kind(b, b.kinds[i], a, t)
+            argfs.append(f)
+        ret = b.ret
         kwfs = {k: (self._fn_arg(a, sc) if k in ("wild", "key") else self.expr(a, sc)[0])
                 for k, a in n.kwargs}
         for k, a in n.kwargs:
@@ -773,11 +757,11 @@ class Compiler:
         self.err(f"expected a zone here (one of {', '.join(sym.zones)}), got {t}", node.span)
         return (lambda S, F: 0), False
 
-    def _state_call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
+    def _state_call(self, n: N.Call, b: Builtin, sc: Scope) -> tuple[Fn, str]:
         name = n.func
-        mn, mx, kinds, ret, _effect = STATE_FUNCS[name]
+        mx, kinds, ret = b.max_args, b.kinds, b.ret
         self.touch = True
-        self._check_arity(n, mn, mx, STATE_KWARGS.get(name, ()))
+        self._check_arity(n, b.min_args, mx, b.kwargs)
         argfs: list[Fn] = []
         for i, a in enumerate(n.args[:mx]):
             kind = kinds[i]
@@ -808,7 +792,7 @@ class Compiler:
                 self.err("at: takes 'top' or 'bottom'", a.span)
             if k == "face" and not (isinstance(a, N.Const) and a.value in ("up", "down")):
                 self.err("face: takes 'up' or 'down'", a.span)
-        assert name.isidentifier()  # a key of STATE_FUNCS, never rules text
+        assert name.isidentifier()  # a key of BUILTINS, never rules text
         return self._call_src("S.fx_" + name, argfs, kwfs), ret
 
     def _user_call(self, n: N.Call, uf: UserFn, sc: Scope) -> tuple[Fn, str]:
@@ -941,18 +925,17 @@ class Compiler:
         call = n.call
         self._in_stmt = True
         try:
-            state = STATE_FUNCS.get(call.func)
-            user = state is None and (call.func in self.sym.functions or call.func == "super")
+            b = BUILTINS.get(call.func)
+            user = b is None and (call.func in self.sym.functions or call.func == "super")
             if user:
                 uf = self.sym.functions.get(call.func)
                 if uf is not None and not uf.effect:
                     self.err(f"'{call.func}' is a function that computes a value; "
                              "an effect line must change the game", call.span)
-            elif (state is not None and not state[4]) or call.func in PURE \
-                    or call.func in MELD_SPECS:
+            elif b is not None and not b.effect:
                 self.err(f"{call.func}() computes a value and changes nothing; "
                          "use it inside an effect or an assignment", call.span)
-            return self._state_call(call, sc)[0] if state is not None else \
+            return self._state_call(call, b, sc)[0] if b is not None and b.state else \
                 self.expr(call, sc)[0]
         finally:
             self._in_stmt = False

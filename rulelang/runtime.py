@@ -38,7 +38,7 @@ STATE_READS = frozenset({
 STATE_WRITES = frozenset({"dealer", "pending_end", "g", "ctr"})
 STATE_CALLS = frozenset({
     "group_list", "enumerate_args",
-    # the built-ins that act on the state (compile.STATE_FUNCS): S.fx_<name>
+    # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",
     "fx_active", "fx_owner", "fx_zone_of", "fx_visible_to",
