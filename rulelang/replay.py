@@ -2,11 +2,14 @@
 plays every game again from its seed and its moves and checks that it ends the same way.
 
 A line holds the run's seed and the game's index (the game's own seed is
-``sim.game_seed(seed, index)``), the rules file as given and the sha256 of it and of every file
+``seeds.game_seed(seed, index)``), the rules file as given and the sha256 of it and of every file
 in its ``extends:`` chain, the options, players and agents, every decision as ``[seat, move
 text]`` (the text as the mover saw it, so a card it could not see is named ``zone#k``), and the
 outcome. A log whose rules files changed since it was written is refused: the same moves under
 other rules prove nothing.
+
+Simulation imports this module (to write the lines); this module imports nothing of the
+simulation's: the seed of each game comes from ``seeds``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LoadError, RulesError, Span, UsageError
+from .seeds import game_seed
 
 FORMAT = "rulelang-replay/1"
 REQUIRED = ("format", "game", "files", "players", "seed", "index", "moves", "outcome")
@@ -42,8 +46,7 @@ def _plain(x: Any) -> Any:
 def log_line(game: Any, path: str, options: dict[str, Any], players: int, agents: list[str],
              seed: int, index: int, limits: dict[str, int] | None, moves: list[list[Any]],
              result: dict[str, Any]) -> str:
-    from .sim import game_seed
-
+    """One game's line of a log (no newline)."""
     return json.dumps({
         "format": FORMAT, "game": str(path), "name": game.name,
         "files": [[p, sha] for p, sha in game.files],
@@ -78,7 +81,6 @@ def _find_rules(name: str, log_dir: Path) -> str:
 def replay_file(path: str, allow_any_path: bool = False) -> Report:
     """Replay every game of a log. Problems are located at the log's lines."""
     from . import load
-    from .sim import game_seed
 
     p = Path(path)
     if not os.path.isfile(p):  # false, not an error, for a name too long
@@ -110,7 +112,7 @@ def replay_file(path: str, allow_any_path: bool = False) -> Report:
             continue
         label = f"game {rec['index']} (seed {rec['seed']})"
         try:
-            why = _replay_one(rec, games, p.parent, allow_any_path, load, game_seed)
+            why = _replay_one(rec, games, p.parent, allow_any_path, load)
         except RulesError as e:
             why = e.message
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
@@ -123,7 +125,7 @@ def replay_file(path: str, allow_any_path: bool = False) -> Report:
 
 
 def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow_any: bool,
-                load: Any, game_seed: Any) -> str:
+                load: Any) -> str:
     """'' if the game replays to the same outcome, else why not."""
     options = {str(k): v for k, v in (rec.get("options") or {}).items()}
     key = json.dumps([rec["game"], sorted(options.items())], default=str)
