@@ -1,12 +1,14 @@
 """Replay logs: ``simulate --record FILE`` writes one JSON line per game; ``rulelang replay FILE``
 plays every game again from its seed and its moves and checks that it ends the same way.
 
-A line holds the run's seed and the game's index (the game's own seed is
+A line holds the format of the line and the engine format that dealt the games (see
+``ENGINE_FORMAT``), the run's seed and the game's index (the game's own seed is
 ``seeds.game_seed(seed, index)``), the rules file as given and the sha256 of it and of every file
 in its ``extends:`` chain, the options, players and agents, every decision as ``[seat, move
 text]`` (the text as the mover saw it, so a card it could not see is named ``zone#k``), and the
 outcome. A log whose rules files changed since it was written is refused: the same moves under
-other rules prove nothing.
+other rules prove nothing; so is a log recorded by another engine format, which may have dealt
+other cards from the same seed.
 
 Simulation imports this module (to write the lines); this module imports nothing of the
 simulation's: the seed of each game comes from ``seeds``.
@@ -23,7 +25,19 @@ from typing import Any
 from .errors import LoadError, RulesError, Span, UsageError
 from .seeds import game_seed
 
-FORMAT = "rulelang-replay/1"
+# The engine format: what a seed means. It goes up whenever the same seed and the same moves may
+# play another game than before: another deal (the second engine may shuffle lazily, drawing a
+# card at random when it is dealt), another order of legal moves, another use of the random
+# stream. Defined here for now; it belongs with the engine, which alone knows when it changes.
+ENGINE_FORMAT = 2
+# the earlier engine formats, named for the message that refuses their logs
+ENGINE_FORMATS = {1: "rulelang's first engine, up to rulelang 0.1.0"}
+
+# The layout of a line. /2 added "engine"; a /1 line has none, and was dealt by engine format 1.
+# The bump (not just a new field) makes a rulelang that reads /1 refuse a /2 log as an unknown
+# format rather than replay it with the wrong engine and report every game as a mismatch.
+FORMAT = "rulelang-replay/2"
+FORMAT_ENGINE1 = "rulelang-replay/1"
 REQUIRED = ("format", "game", "files", "players", "seed", "index", "moves", "outcome")
 
 
@@ -46,14 +60,34 @@ def _plain(x: Any) -> Any:
 def log_line(game: Any, path: str, options: dict[str, Any], players: int, agents: list[str],
              seed: int, index: int, limits: dict[str, int] | None, moves: list[list[Any]],
              result: dict[str, Any]) -> str:
-    """One game's line of a log (no newline)."""
+    """One game's line of a log (no newline), stamped with this engine's format."""
     return json.dumps({
-        "format": FORMAT, "game": str(path), "name": game.name,
+        "format": FORMAT, "engine": ENGINE_FORMAT, "game": str(path), "name": game.name,
         "files": [[p, sha] for p, sha in game.files],
         "options": dict(options), "players": players, "agents": list(agents),
         "seed": seed, "index": index, "game_seed": game_seed(seed, index),
         "limits": dict(limits or {}), "moves": moves, "outcome": result,
     }, separators=(",", ":"))
+
+
+def engine_refusal(rec: dict[str, Any]) -> str:
+    """Why a line cannot be replayed by this engine, or '' if it can. A line of the /1 format
+    was recorded by engine format 1."""
+    engine = 1 if rec.get("format") == FORMAT_ENGINE1 else rec.get("engine")
+    if engine == ENGINE_FORMAT and type(engine) is int:
+        return ""
+    again = (f"this rulelang plays engine format {ENGINE_FORMAT} and deals differently for the "
+             "same seed: record the games again")
+    if engine is None:
+        return f"this log records no engine format; {again}"
+    if type(engine) is not int or engine < 1:
+        return f"not a replay line: {engine!r} is not an engine format"
+    if engine > ENGINE_FORMAT:
+        return (f"this log was recorded by engine format {engine}, newer than this rulelang "
+                f"(engine format {ENGINE_FORMAT}): replay it with the rulelang that recorded it")
+    known = ENGINE_FORMATS.get(engine)
+    return (f"this log was recorded by engine format {engine}"
+            f"{f' ({known})' if known else ''}; {again}")
 
 
 @dataclass
@@ -106,9 +140,13 @@ def replay_file(path: str, allow_any_path: bool = False) -> Report:
             report.problems.append(LoadError(f"not a replay line: no {', '.join(missing)}",
                                              where))
             continue
-        if rec["format"] != FORMAT:
+        if rec["format"] not in (FORMAT, FORMAT_ENGINE1):
             report.problems.append(LoadError(f"unknown log format {rec['format']!r} (this "
                                              f"rulelang reads {FORMAT})", where))
+            continue
+        refused = engine_refusal(rec)
+        if refused:
+            report.problems.append(LoadError(refused, where))
             continue
         label = f"game {rec['index']} (seed {rec['seed']})"
         try:
