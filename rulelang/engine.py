@@ -27,7 +27,10 @@ from .movetext import MoveTexts, canon_move, cards_in
 from .runtime import NO_FRAME, PY_ERRORS, WORK
 from .table import Table
 
-ENGINE_FORMAT = 2  # how a seed turns into games; replay logs record it (see replay.py)
+# What a seed means: it goes up whenever the same seed and the same moves may play another game
+# than before (another deal, another order of legal moves, another use of the random stream).
+# Replay logs record it, and refuse to replay a log of another format (replay.py).
+ENGINE_FORMAT = 2
 
 
 class State(Table, MoveTexts):

@@ -1,12 +1,17 @@
 """Replay logs: ``simulate --record FILE`` writes one JSON line per game; ``rulelang replay FILE``
 plays every game again from its seed and its moves and checks that it ends the same way.
 
-A line holds the run's seed and the game's index (the game's own seed is
-``sim.game_seed(seed, index)``), the rules file as given and the sha256 of it and of every file
+A line holds the format of the line and the engine format that dealt the games (see
+``ENGINE_FORMAT``), the run's seed and the game's index (the game's own seed is
+``seeds.game_seed(seed, index)``), the rules file as given and the sha256 of it and of every file
 in its ``extends:`` chain, the options, players and agents, every decision as ``[seat, move
 text]`` (the text as the mover saw it, so a card it could not see is named ``zone#k``), and the
 outcome. A log whose rules files changed since it was written is refused: the same moves under
-other rules prove nothing.
+other rules prove nothing; so is a log recorded by another engine format, which may have dealt
+other cards from the same seed.
+
+Simulation imports this module (to write the lines); this module imports nothing of the
+simulation's: the seed of each game comes from ``seeds``.
 """
 
 from __future__ import annotations
@@ -17,9 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .engine import ENGINE_FORMAT  # what a seed means: the engine alone knows when it changes
 from .errors import LoadError, RulesError, Span, UsageError
+from .seeds import game_seed
 
-FORMAT = "rulelang-replay/1"
+# the earlier engine formats, named for the message that refuses their logs
+ENGINE_FORMATS = {1: "rulelang's first engine, up to rulelang 0.1.0"}
+
+# The layout of a line. /2 added "engine"; a /1 line has none, and was dealt by engine format 1.
+# The bump (not just a new field) makes a rulelang that reads /1 refuse a /2 log as an unknown
+# format rather than replay it with the wrong engine and report every game as a mismatch.
+FORMAT = "rulelang-replay/2"
+FORMAT_ENGINE1 = "rulelang-replay/1"
 REQUIRED = ("format", "game", "files", "players", "seed", "index", "moves", "outcome")
 
 
@@ -42,15 +56,34 @@ def _plain(x: Any) -> Any:
 def log_line(game: Any, path: str, options: dict[str, Any], players: int, agents: list[str],
              seed: int, index: int, limits: dict[str, int] | None, moves: list[list[Any]],
              result: dict[str, Any]) -> str:
-    from .sim import game_seed
-
+    """One game's line of a log (no newline), stamped with this engine's format."""
     return json.dumps({
-        "format": FORMAT, "game": str(path), "name": game.name,
+        "format": FORMAT, "engine": ENGINE_FORMAT, "game": str(path), "name": game.name,
         "files": [[p, sha] for p, sha in game.files],
         "options": dict(options), "players": players, "agents": list(agents),
         "seed": seed, "index": index, "game_seed": game_seed(seed, index),
         "limits": dict(limits or {}), "moves": moves, "outcome": result,
     }, separators=(",", ":"))
+
+
+def engine_refusal(rec: dict[str, Any]) -> str:
+    """Why a line cannot be replayed by this engine, or '' if it can. A line of the /1 format
+    was recorded by engine format 1."""
+    engine = 1 if rec.get("format") == FORMAT_ENGINE1 else rec.get("engine")
+    if engine == ENGINE_FORMAT and type(engine) is int:
+        return ""
+    again = (f"this rulelang plays engine format {ENGINE_FORMAT}, which may play the same "
+             "seed differently: record the games again")
+    if engine is None:
+        return f"this log records no engine format; {again}"
+    if type(engine) is not int or engine < 1:
+        return f"not a replay line: {engine!r} is not an engine format"
+    if engine > ENGINE_FORMAT:
+        return (f"this log was recorded by engine format {engine}, newer than this rulelang "
+                f"(engine format {ENGINE_FORMAT}): replay it with the rulelang that recorded it")
+    known = ENGINE_FORMATS.get(engine)
+    return (f"this log was recorded by engine format {engine}"
+            f"{f' ({known})' if known else ''}; {again}")
 
 
 @dataclass
@@ -78,7 +111,6 @@ def _find_rules(name: str, log_dir: Path) -> str:
 def replay_file(path: str, allow_any_path: bool = False) -> Report:
     """Replay every game of a log. Problems are located at the log's lines."""
     from . import load
-    from .sim import game_seed
 
     p = Path(path)
     if not os.path.isfile(p):  # false, not an error, for a name too long
@@ -104,13 +136,17 @@ def replay_file(path: str, allow_any_path: bool = False) -> Report:
             report.problems.append(LoadError(f"not a replay line: no {', '.join(missing)}",
                                              where))
             continue
-        if rec["format"] != FORMAT:
+        if rec["format"] not in (FORMAT, FORMAT_ENGINE1):
             report.problems.append(LoadError(f"unknown log format {rec['format']!r} (this "
                                              f"rulelang reads {FORMAT})", where))
             continue
+        refused = engine_refusal(rec)
+        if refused:
+            report.problems.append(LoadError(refused, where))
+            continue
         label = f"game {rec['index']} (seed {rec['seed']})"
         try:
-            why = _replay_one(rec, games, p.parent, allow_any_path, load, game_seed)
+            why = _replay_one(rec, games, p.parent, allow_any_path, load)
         except RulesError as e:
             why = e.message
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
@@ -123,7 +159,7 @@ def replay_file(path: str, allow_any_path: bool = False) -> Report:
 
 
 def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow_any: bool,
-                load: Any, game_seed: Any) -> str:
+                load: Any) -> str:
     """'' if the game replays to the same outcome, else why not."""
     options = {str(k): v for k, v in (rec.get("options") or {}).items()}
     key = json.dumps([rec["game"], sorted(options.items())], default=str)

@@ -18,10 +18,8 @@ from typing import Any
 
 from .agents import make_agent
 from .limits import MAX_DECISIONS_PER_GAME
-
-
-def game_seed(seed: int, i: int) -> int:
-    return (seed * 1_000_003 + i * 7_919 + 17) % (2**62)
+from .replay import log_line, outcome
+from .seeds import game_seed  # also read as sim.game_seed by callers
 
 
 def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
@@ -61,8 +59,6 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
         "role_delta": role_delta, "problems": problems,
     }
     if record:
-        from .replay import outcome
-
         out["moves"] = [[p, text] for p, text in state.history]
         out["outcome"] = outcome(state)
     return out
@@ -222,8 +218,6 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
     extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path}
     keep_log = None
     if record:
-        from .replay import log_line
-
         def keep_log(i: int, moves: list, result: Any) -> None:
             record_to.write(log_line(game, path, options, players, agents, seed, i, limits,
                                      moves, result) + "\n")

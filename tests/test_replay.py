@@ -1,10 +1,12 @@
 """Replays: ``simulate --record FILE`` writes one JSON line per game; ``rulelang replay FILE``
 plays each again and checks its outcome (exit 0; 1 on a mismatch), and refuses a log whose
-rules files (the file and its whole ``extends:`` chain) changed since.
+rules files (the file and its whole ``extends:`` chain) changed since, or that another engine
+format recorded (the same seed may deal other cards).
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import json
@@ -14,7 +16,7 @@ import pytest
 
 import rulelang
 from rulelang import sim
-from rulelang.replay import FORMAT, replay_file
+from rulelang.replay import ENGINE_FORMAT, FORMAT, replay_file
 
 from .helpers import THIRTY_ONE, assert_no_traceback, output, rules_files, run_cli
 
@@ -43,7 +45,7 @@ def test_every_bundled_game_replays(tmp_path: Path, path: Path) -> None:
     lines = record(str(path), games=2)
     assert len(lines) == 2
     for i, rec in enumerate(lines):
-        assert rec["format"] == FORMAT
+        assert rec["format"] == FORMAT and rec["engine"] == ENGINE_FORMAT
         assert rec["index"] == i and rec["seed"] == 4
         assert rec["game_seed"] == sim.game_seed(4, i)
         assert rec["moves"] and all(isinstance(s, int) and isinstance(t, str)
@@ -65,6 +67,7 @@ def test_cli_record_and_replay(tmp_path: Path) -> None:
     lines = log.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4
     rec = json.loads(lines[0])
+    assert rec["engine"] == ENGINE_FORMAT
     assert rec["options"] == {"lives": "2"} and rec["players"] == 4
     assert rec["agents"] == ["greedy", "random", "random", "random"]
     r = run_cli("replay", str(log))
@@ -151,17 +154,65 @@ def test_a_changed_base_in_the_extends_chain_is_refused(tmp_path: Path) -> None:
     assert "base.yaml" in r.stderr
 
 
+AGAIN = (f"this rulelang plays engine format {ENGINE_FORMAT}, which may play the same "
+         "seed differently: record the games again")
+
+
+@pytest.mark.parametrize("edit, says", [
+    # a log written before logs recorded their engine: format /1, no "engine"
+    ("format 1", "this log was recorded by engine format 1 (rulelang's first engine, up to "
+                 f"rulelang 0.1.0); {AGAIN}"),
+    ("engine 1", f"this log was recorded by engine format 1 (rulelang's first engine, up to "
+                 f"rulelang 0.1.0); {AGAIN}"),
+    ("no engine", f"this log records no engine format; {AGAIN}"),
+    ("engine next", f"this log was recorded by engine format {ENGINE_FORMAT + 1}, newer than "
+                    f"this rulelang (engine format {ENGINE_FORMAT}): replay it with the "
+                    "rulelang that recorded it"),
+    ("engine text", "not a replay line: '2' is not an engine format"),
+])
+def test_another_engine_format_is_refused(tmp_path: Path, edit: str, says: str) -> None:
+    lines = record("thirty-one", games=2)
+    bad = lines[1]
+    if edit == "format 1":
+        bad["format"] = "rulelang-replay/1"
+        del bad["engine"]
+    elif edit == "no engine":
+        del bad["engine"]
+    else:
+        bad["engine"] = {"engine 1": 1, "engine next": ENGINE_FORMAT + 1, "engine text": "2"}[edit]
+    log = write_log(tmp_path, lines)
+    r = run_cli("replay", str(log))
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert r.stderr.strip() == f"{log}:2:1: error: {says}", r.stderr
+    assert "2 games replayed, 1 as logged, 1 not" in r.stdout
+    # the refusal comes first: nothing of the line is played
+    bad["moves"] = "garbage"
+    rep = replay_file(str(write_log(tmp_path, [bad])))
+    assert rep.ok == 0 and [e.message for e in rep.problems] == [says]
+
+
+def test_replay_does_not_import_the_simulation() -> None:
+    """sim imports replay (to write the lines), never the other way, at any level of a module."""
+    root = Path(rulelang.__file__).parent
+    for name in ("replay", "seeds"):
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [a.name for a in node.names]
+                assert "sim" not in names, f"{name}.py line {node.lineno} imports sim"
+
+
+def _line(**fields: object) -> str:
+    return json.dumps({"format": FORMAT, "engine": ENGINE_FORMAT, "game": "thirty-one",
+                       "files": [], "players": 2, "seed": 0, "index": 0, "moves": [],
+                       "outcome": {}, **fields}) + "\n"
+
+
 @pytest.mark.parametrize("content", [
-    "not json\n", "[1, 2]\n", '{"format": "rulelang-replay/1"}\n',
-    '{"format": "other/9", "game": "x", "files": [], "players": 2, "seed": 0, "index": 0, '
-    '"moves": [], "outcome": {}}\n',
-    '{"format": "rulelang-replay/1", "game": "no-such-game", "files": [], "players": 2, '
-    '"seed": 0, "index": 0, "moves": [], "outcome": {}}\n',
-    '{"format": "rulelang-replay/1", "game": "thirty-one", "files": [], "players": "x", '
-    '"seed": 0, "index": 0, "moves": [], "outcome": {}}\n',
-    '{"format": "rulelang-replay/1", "game": "thirty-one", "files": 5, "players": 2, '
-    '"seed": 0, "index": 0, "moves": [], "outcome": {}}\n',
-    "",
+    "not json\n", "[1, 2]\n", f'{{"format": "{FORMAT}"}}\n',
+    _line(format="other/9", game="x"), _line(game="no-such-game"), _line(players="x"),
+    _line(files=5), "",
 ])
 def test_bad_logs_are_located_errors(tmp_path: Path, content: str) -> None:
     log = tmp_path / "bad.jsonl"
