@@ -150,6 +150,12 @@ class Game:
             raise UsageError(f"no evaluator named '{name}'{did_you_mean(str(name), known)}")
         return self.functions[name]
 
+    def hand_zone(self) -> ZoneDef | None:
+        """The players' hands: the first zone of each player that only its owner sees (plain
+        cards, not groups); what the hand evaluator values in scenarios and in play."""
+        return next((z for z in self.zones if z.per_player and z.visibility == "owner"
+                     and not z.groups), None)
+
     def zone_def(self, zid: int) -> ZoneDef:
         """The declared zone that zone id ``zid`` belongs to (groups: their container's)."""
         for zd in self.zones:

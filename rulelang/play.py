@@ -54,7 +54,7 @@ def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> Non
                 cards = z[p]
                 if reveal:
                     cards = [g.tables.name[c] for c in state.zones[zd.first_id + p]]
-                if not cards and zd.name != "hand":
+                if not cards and zd is not g.hand_zone():
                     continue
                 who = "you" if p == seat else f"P{p}"
                 out = "" if v["active"][p] else " [dim](out)[/dim]"
@@ -76,8 +76,8 @@ def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> Non
             f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
             else f"P{p}={x}" for p, x in enumerate(row)))
     ev = g.hand_evaluator
-    if ev and "hand" in v["zones"]:
-        hz = next(z for z in g.zones if z.name == "hand")
+    hz = g.hand_zone()
+    if ev and hz is not None:
         try:
             val = g.functions[ev].fn(state, state.zones[hz.first_id + seat])
             con.print(f"  your {ev}: {val:g}" if isinstance(val, (int, float))
@@ -181,7 +181,7 @@ def _show_events(con: Console, state: Any, seat: int, since: int) -> int:
 def _showdown(con: Console, state: Any, seat: int) -> None:
     g = state.game
     con.rule(f"round {state.round} over: {state.ended_by}")
-    hz = next((z for z in g.zones if z.name == "hand" and z.per_player), None)
+    hz = g.hand_zone()
     ev = g.functions.get(g.hand_evaluator) if g.hand_evaluator else None
     for p in range(state.n):
         if hz is None:

@@ -141,9 +141,10 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
                 got = [got]
         elif key == "values":
             ev = g.evaluator()
-            hz = zones.get("hand")
+            hz = g.hand_zone()
             if hz is None:
-                return _fail(shown, "expect values: the game has no 'hand' zone")
+                return _fail(shown, "expect values: the game has no hands (a zone of each "
+                                    "player that only its owner sees)")
             got = [ev.fn(S, S.zones[hz.first_id + p]) for p in range(S.n)]
         elif key == "counters":
             names = {n: i for i, (n, _) in enumerate(g.counters)}
