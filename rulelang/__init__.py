@@ -6,8 +6,9 @@
         state.apply(state.legal_moves()[0])
 
 The pipeline, one module per stage: yamlload -> rules (extends, schema) -> parse -> compile
-(names, types, closures) -> check (flow passes) -> build (the Game) -> engine (the State) ->
-agents -> cli.
+(names, types, generated Python; codegen runs it) -> check (flow passes) -> build (the Game,
+game.py) -> engine (the State, over table, movetext and runtime; views above it) -> agents ->
+cli. docs/architecture.md walks through it.
 """
 
 from __future__ import annotations
