@@ -475,15 +475,16 @@ class Builder:
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
-            when = when_src = None
+            when = when_src = when_tree = None
             if "when" in a:
-                tree = self.parse(a["when"], "expr", a.span_of("when"))
+                tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
                 when_src = c.expr(tree, sc)[0] if tree is not None else None
                 when = fn_of(when_src) if when_src is not None else None
             do = self.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
-            nxt = const = None
+            nxt = const = next_tree = None
             if "next" in a:
                 tree = self.parse(a["next"], "expr", a.span_of("next"))
+                next_tree = tree if tree is not None else False
                 if tree is not None:
                     nsc_before = sc.phase_names
                     sc.phase_names = True
@@ -495,7 +496,7 @@ class Builder:
             actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
                                      a.span_of("when") if "when" in a else aspan,
                                      const if isinstance(const, str) else None,
-                                     when_src, arg_srcs))
+                                     when_src, arg_srcs, next_tree, when_tree))
         ph = PhaseDef(name, actor, enter, actions, 0, span)
         if not self.errors and not c.errors:
             ph.legal = _legal_function(c.cg, actions)

@@ -11,29 +11,25 @@ from collections.abc import Callable
 from typing import Any
 
 from . import nodes as N
-from .errors import CheckError, RulesError, Span
-from .parse import parse
-from .rules import as_str
+from .errors import CheckError, RulesError
 from .yamlload import YMap
 
 Pass = Callable[[Any, YMap], list[RulesError]]
 
 
-def _next_targets(doc: YMap, phase: str) -> tuple[set[str], bool]:
-    """Phase names an action of ``phase`` may lead to, and whether one ends the turn."""
+def _next_targets(game: Any, phase: str) -> tuple[set[str], bool]:
+    """Phase names an action of ``phase`` may lead to, and whether one ends the turn, from the
+    parsed ``next:`` texts the build kept."""
     targets: set[str] = set()
     ends_turn = False
-    actions = ((doc.get("phases") or {}).get(phase) or {}).get("actions") or {}
-    for a in actions.values():
-        nxt = (a or {}).get("next")
-        if nxt is None:
+    ph = game.phases.get(phase)
+    for a in ph.actions if ph is not None else ():
+        if a.next_tree is None:
             ends_turn = True
             continue
-        try:
-            tree = parse(as_str(nxt, Span()), "expr")
-        except RulesError:
+        if a.next_tree is False:  # it did not parse: reported as a syntax error
             continue
-        for node in N.walk(tree):  # type: ignore[arg-type]
+        for node in N.walk(a.next_tree):
             if isinstance(node, N.Name):
                 if node.id == "end_turn":
                     ends_turn = True
@@ -51,7 +47,7 @@ def unreachable_phases(game: Any, doc: YMap) -> list[RulesError]:
     todo = [game.first_phase]
     while todo:
         p = todo.pop()
-        targets, _ = _next_targets(doc, p)
+        targets, _ = _next_targets(game, p)
         for t in targets:
             if t in phases and t not in reach:
                 reach.add(t)
@@ -65,11 +61,12 @@ def never_legal_actions(game: Any, doc: YMap) -> list[RulesError]:
     out: list[RulesError] = []
     for pname, p in (doc.get("phases") or {}).items():
         actions = (p or {}).get("actions") or YMap()
-        for aname, a in actions.items():
-            when = (a or {}).get("when")
-            if when is False or (isinstance(when, str) and when.strip() == "false"):
-                out.append(CheckError(f"action '{aname}' of phase '{pname}' can never be legal: "
-                                      "its when: is always false", actions.key_span(aname)))
+        ph = game.phases.get(str(pname))
+        for a in ph.actions if ph is not None else ():
+            t = a.when_tree
+            if isinstance(t, N.Const) and t.value is False:
+                out.append(CheckError(f"action '{a.name}' of phase '{pname}' can never be legal: "
+                                      "its when: is always false", actions.key_span(a.name)))
     return out
 
 

@@ -49,6 +49,10 @@ class ActionDef:
     # could), for the phase's generated legal-move function
     when_src: Any = None
     arg_srcs: list[Any] = field(default_factory=list)
+    # the parsed rules text, kept for the checker's passes (check.py): next: (None when the
+    # action has none, so that it ends the turn; False when it did not parse) and when:
+    next_tree: Any = None
+    when_tree: Any = None
 
 
 @dataclass

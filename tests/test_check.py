@@ -460,3 +460,12 @@ def test_a_bundled_name_given_to_check_says_where_the_file_is(tmp_path: Path) ->
     assert "no such file or folder: thirty-one (the bundled game 'thirty-one' is the file " \
         in r.stderr
     assert str(bundled_dir() / "thirty-one.yaml") in r.stderr
+
+
+@pytest.mark.parametrize("when", ["false", '"false"'])
+def test_an_action_whose_when_is_always_false_is_reported(tmp_path: Path, when: str) -> None:
+    # the flow passes read the parsed texts the build kept (check.py parses nothing itself)
+    p = write_variant(THIRTY_ONE, tmp_path / "w.yaml",
+                      ("        when: knocker == none\n", f"        when: {when}\n"))
+    r = run_cli("check", str(p))
+    assert r.returncode == 1 and "action 'knock' of phase 'draw' can never be legal" in r.stderr
