@@ -160,7 +160,8 @@ def print_tables(out: dict[str, Any]) -> None:
     print("rulelang check, cold process (CPU s): " + ", ".join(
         f"{k} {v}" for k, v in out["check_cold_cpu_s"].items()))
     ts = out["test_scenarios"]
-    print(f"rulelang test {' '.join(ts['paths']) if len(ts['paths']) < 3 else '(5 files)'}: "
+    which = " ".join(ts["paths"]) if ts["paths"] == ["games"] else f"({len(ts['paths'])} files)"
+    print(f"rulelang test {which}: "
           f"{ts['cpu_s']} CPU s ({ts['wall_s']} wall); {ts['result']}")
     sw = out["simulate_workers"]
     print(f"simulate {sw['game']} --games {sw['games']}: --workers 1 {sw['w1_wall_s']} s, "
