@@ -4,6 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
+BENCHSTAMP := $(VENV)/.installed-bench
 
 .PHONY: demo test lint bench bench-smoke fuzz soak clean
 
@@ -19,6 +20,11 @@ $(DEVSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@ $(STAMP)
 
+# the peers of `make bench` (OpenSpiel, RLCard); `make test` and `bench-smoke` need none
+$(BENCHSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	touch $@ $(DEVSTAMP) $(STAMP)
+
 demo: $(STAMP)
 	$(BIN)/rulelang check games
 	$(BIN)/rulelang simulate thirty-one --players 4 --games 200 --agents greedy,random --seed 1
@@ -32,7 +38,7 @@ test: $(DEVSTAMP)
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
 
-bench: $(STAMP)
+bench: $(BENCHSTAMP)
 	$(BIN)/python benchmarks/bench.py
 
 bench-smoke: $(STAMP)

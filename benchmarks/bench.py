@@ -1,134 +1,201 @@
-"""``make bench``: rulelang against a hand-written Thirty-One, side by side in one process.
+"""``make bench``: the engine's benchmark suite, every row measured in one process run.
 
-Prints decisions per second and rounds per second of both with random agents on 4-player
-Thirty-One and their ratio, then ``rulelang check`` time per bundled game in a cold process,
-``rulelang test games`` time, simulate with one worker against two, and peak memory.
-``--smoke`` runs everything tiny, so that CI keeps the script from rotting.
+Rows (CPU time throughout; ratios from the two sides alternated in a few short rounds, the
+median ratio reported; see ``measure.py``):
+
+- 4-player Thirty-One, random agents: rulelang against ``handwritten31.py``;
+- Crazy Eights (``examples/crazy-eights.yaml``) against OpenSpiel's ``crazy_eights``, 4
+  players; and, as reference rows only (a different game), Tonk against OpenSpiel's
+  ``gin_rummy`` and ``hearts`` and RLCard's gin rummy (``bench_peers.py``);
+- every bundled game's decisions/sec with random agents;
+- per bundled game: ``clone()`` and ``determinize()`` µs, and 1,000 random playouts from a
+  mid-round state to the end of the round (by clone and by determinize), in CPU seconds;
+- one greedy seat against three random ones (the bot API's search cost);
+- ``rulelang check`` cold per bundled game, ``rulelang test games``, ``simulate --workers 1``
+  against ``--workers 2`` (speedup, and whether the statistics are identical).
+
+``--smoke`` runs everything tiny (CI runs it so that the script cannot rot; it needs no peer);
+``--json`` prints one JSON object instead of the tables; ``--profile`` profiles rulelang's
+random Thirty-One games. OpenSpiel and RLCard come with ``pip install -e '.[bench]'``; without
+them their rows say "skipped".
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import resource
-import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import handwritten31  # noqa: E402
+import bench_cli
+import bench_engine
+import bench_peers
+from measure import alternate, random_decisions
 
+ROOT = bench_engine.ROOT
 
-def run_rulelang(games: int, players: int, seed: int) -> tuple[int, int, float]:
-    import rulelang
+# sizes: (smoke, full)
+SIZES: dict[str, tuple[int, int]] = {
+    "ratio_rounds": (1, 5),        # alternated rounds of each ratio row
+    "t31_games": (4, 300),         # rulelang Thirty-One games a round (hand-written: 10×)
+    "peer_decisions": (300, 20_000),  # rulelang decisions a round against a peer (peer: 5×)
+    "game_decisions": (200, 20_000),  # decisions per bundled game
+    "playouts": (2, 1000),         # playouts per game (smoke: scaled to 1,000)
+    "playout_budget": (5, 30),     # CPU s per game and kind of playout before scaling to 1,000
+    "copies": (50, 5000),          # clone()/determinize() calls timed
+    "greedy_games": (1, 20),
+    "check_repeat": (1, 3),
+    "sim_games": (40, 6000),
+    "sim_rounds": (1, 3),
+}
 
-    game = rulelang.load("thirty-one")
-    rng = random.Random(seed)
-    decisions = rounds = 0
-    t0 = time.perf_counter()
-    for i in range(games):
-        s = game.new_state(players, seed=seed * 100_003 + i, record=False)
-        while not s.is_over():
-            s.apply_index(int(rng.random() * s.num_moves()))
-        decisions += s.decisions
-        rounds += s.round
-    return decisions, rounds, time.perf_counter() - t0
-
-
-def search_costs(games: int) -> dict[str, float]:
-    """What a search bot pays: one ``clone()``, one ``determinize()`` (a sample of the hidden
-    cards), and the decisions per second of one greedy seat against three random ones."""
-    import timeit
-
-    import rulelang
-    from rulelang import sim
-
-    game = rulelang.load("thirty-one")
-    s = game.new_state(4, seed=3, record=False)
-    for _ in range(3):
-        s.apply_index(0)
-    n = 2000
-    clone_us = timeit.timeit(s.clone, number=n) / n * 1e6
-    rng = random.Random(1)
-    det_us = timeit.timeit(lambda: s.determinize(s.current_player(), rng), number=n) / n * 1e6
-    t0 = time.perf_counter()
-    d = sum(sim.play_one(game, 4, ["greedy", "random", "random", "random"], 0, i)["decisions"]
-            for i in range(games))
-    return {"clone_us": round(clone_us, 2), "determinize_us": round(det_us, 2),
-            "greedy_table_decisions_per_sec": round(d / (time.perf_counter() - t0))}
+CRAZY_EIGHTS = ROOT / "examples" / "crazy-eights.yaml"
+REFERENCE = "different game, reference only"
 
 
-def run_hand(games: int, players: int, seed: int) -> tuple[int, int, float]:
-    t0 = time.perf_counter()
-    r = handwritten31.play_games(games, players, seed)
-    return r["decisions"], r["rounds"], time.perf_counter() - t0
+def peer_rows(size: dict[str, int]) -> dict[str, Any]:
+    """Crazy Eights against OpenSpiel, and Tonk's reference rows, alternated with rulelang."""
+    rounds, dec = size["ratio_rounds"], size["peer_decisions"]
+    out: dict[str, Any] = {}
+    ce = bench_engine.load(CRAZY_EIGHTS)
+    tonk = bench_engine.load(ROOT / "games" / "tonk.yaml")
+    random_decisions(ce, 4, 300, 98)  # warm the memos
+    random_decisions(tonk, 4, 300, 98)
+
+    def rl(game: Any) -> Any:
+        return lambda r: random_decisions(game, 4, dec, r + 1)
+
+    if bench_peers.have_openspiel():
+        alt = alternate(rl(ce), lambda r: bench_peers.openspiel_random(
+            "crazy_eights", {"players": 4}, dec * 5, r + 1), rounds)
+        out["crazy_eights"] = {"players": 4, "rulelang": alt["a"], "openspiel": alt["b"],
+                               "ratio": alt["ratio"], "ratios": alt["ratios"]}
+        for name in ("gin_rummy", "hearts"):
+            players = 2 if name == "gin_rummy" else 4
+            alt = alternate(
+                lambda r, k=players: random_decisions(tonk, k, dec, r + 1),
+                lambda r, n=name: bench_peers.openspiel_random(n, {}, dec * 2, r + 1), rounds)
+            out[f"tonk_vs_openspiel_{name}"] = {
+                "note": REFERENCE, "players": players, "rulelang_tonk": alt["a"],
+                "peer": alt["b"], "ratio": alt["ratio"]}
+    else:
+        out["crazy_eights"] = bench_peers.skipped()
+        out["tonk_vs_openspiel_gin_rummy"] = bench_peers.skipped()
+        out["tonk_vs_openspiel_hearts"] = bench_peers.skipped()
+    if bench_peers.have_rlcard():
+        alt = alternate(lambda r: random_decisions(tonk, 2, dec, r + 1),
+                        lambda r: bench_peers.rlcard_gin_rummy(dec, r + 1), rounds)
+        out["tonk_vs_rlcard_gin_rummy"] = {
+            "note": REFERENCE, "players": 2, "rulelang_tonk": alt["a"], "peer": alt["b"],
+            "ratio": alt["ratio"]}
+    else:
+        out["tonk_vs_rlcard_gin_rummy"] = bench_peers.skipped()
+    return out
 
 
-def cli(*args: str) -> float:
-    exe = str(Path(sys.executable).with_name("rulelang"))
-    t0 = time.perf_counter()
-    subprocess.run([exe, *args], cwd=ROOT, check=False, capture_output=True)
-    return time.perf_counter() - t0
+def measure_all(smoke: bool) -> dict[str, Any]:
+    size = {k: v[0] if smoke else v[1] for k, v in SIZES.items()}
+    out: dict[str, Any] = {"mode": "smoke" if smoke else "full", "sizes": size}
+    out["thirty_one"] = bench_engine.thirty_one_vs_handwritten(size["ratio_rounds"],
+                                                                size["t31_games"])
+    out["peers"] = peer_rows(size)
+    out["games"] = bench_engine.every_game(size["game_decisions"])
+    out["search"] = bench_engine.search_costs(size["playouts"], size["copies"],
+                                                size["playout_budget"])
+    out["greedy_table"] = bench_engine.greedy_table(size["greedy_games"])
+    games = bench_engine.bundled_games()
+    if smoke:  # one file, a handful of scenarios: the commands still run, quickly
+        checked = [ROOT / "games" / "thirty-one.yaml"]
+        scenarios = [str(p.relative_to(ROOT))
+                     for p in sorted((ROOT / "games" / "thirty-one").glob("*.yaml"))[:5]]
+    else:
+        checked, scenarios = games, ["games"]
+    out["check_cold_cpu_s"] = bench_cli.check_cold(checked, size["check_repeat"])
+    out["test_scenarios"] = bench_cli.test_scenarios(scenarios)
+    out["simulate_workers"] = bench_cli.workers_scaling("thirty-one", size["sim_games"],
+                                                        size["sim_rounds"])
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return out
+
+
+def fmt(v: Any) -> str:
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def ratio_line(label: str, row: dict[str, Any], a: str, b: str) -> str:
+    if "skipped" in row:
+        return f"  {label}: {row['skipped']}"
+    return (f"  {label}: {fmt(row[a])} vs {fmt(row[b])} decisions/s, "
+            f"ratio {row['ratio']}" + (f" ({row['note']})" if "note" in row else ""))
+
+
+def print_tables(out: dict[str, Any]) -> None:
+    t31 = out["thirty_one"]
+    print(f"[{out['mode']}] ratio rows: rulelang vs peer, decisions per CPU second, median "
+          f"of {out['sizes']['ratio_rounds']} alternated rounds")
+    print(f"  Thirty-One (4 players) vs handwritten31.py: "
+          f"{fmt(t31['rulelang']['decisions_per_sec'])} vs "
+          f"{fmt(t31['handwritten']['decisions_per_sec'])}, ratio {t31['ratio']}")
+    peers = out["peers"]
+    print(ratio_line("Crazy Eights (4 players) vs OpenSpiel crazy_eights", peers["crazy_eights"],
+                     "rulelang", "openspiel"))
+    for key, label in (("tonk_vs_openspiel_gin_rummy", "Tonk (2) vs OpenSpiel gin_rummy"),
+                       ("tonk_vs_openspiel_hearts", "Tonk (4) vs OpenSpiel hearts"),
+                       ("tonk_vs_rlcard_gin_rummy", "Tonk (2) vs RLCard gin rummy")):
+        print(ratio_line(label, peers[key], "rulelang_tonk", "peer"))
+    print("\nper bundled game (default players, random agents; CPU time):")
+    print(f"  {'game':28} {'decisions/s':>12} {'clone µs':>9} {'determ. µs':>10} "
+          f"{'1000 playouts s (clone / determinize)':>38}")
+    for name, g in out["games"].items():
+        s = out["search"][name]
+        print(f"  {name:28} {fmt(g['decisions_per_sec']):>12} {s['clone_us']:>9} "
+              f"{s['determinize_us']:>10} {s['playouts_1000_clone_s']:>19} / "
+              f"{s['playouts_1000_determinize_s']}")
+    print(f"\ngreedy seat + 3 random, Thirty-One: "
+          f"{fmt(out['greedy_table']['decisions_per_sec'])} decisions/s")
+    print("rulelang check, cold process (CPU s): " + ", ".join(
+        f"{k} {v}" for k, v in out["check_cold_cpu_s"].items()))
+    ts = out["test_scenarios"]
+    which = " ".join(ts["paths"]) if ts["paths"] == ["games"] else f"({len(ts['paths'])} files)"
+    print(f"rulelang test {which}: "
+          f"{ts['cpu_s']} CPU s ({ts['wall_s']} wall); {ts['result']}")
+    sw = out["simulate_workers"]
+    print(f"simulate {sw['game']} --games {sw['games']}: --workers 1 {sw['w1_wall_s']} s, "
+          f"--workers 2 {sw['w2_wall_s']} s wall (median of {sw['rounds']}): speedup "
+          f"{sw['speedup']}; statistics identical: {sw['identical_statistics']}")
+    print(f"peak memory of this process: {out['peak_rss_mb']} MB")
+
+
+def profile() -> None:
+    import cProfile
+    import pstats
+
+    game = bench_engine.load(ROOT / "games" / "thirty-one.yaml")
+    random_decisions(game, 4, 5000, 2)  # warm the memo caches first
+    prof = cProfile.Profile()
+    prof.runcall(random_decisions, game, 4, 30_000, 1)
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI")
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--json", action="store_true")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, for CI (seconds)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--profile", action="store_true",
-                    help="only profile rulelang's random games (cProfile, by cumulative time)")
+                    help="only profile rulelang's random Thirty-One (cProfile, cumulative)")
     a = ap.parse_args()
     if a.profile:
-        import cProfile
-        import pstats
-
-        run_rulelang(50, 4, 2)  # warm the memo caches first
-        prof = cProfile.Profile()
-        prof.runcall(run_rulelang, 300, 4, 1)
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+        profile()
         return
-    games = 20 if a.smoke else a.games
-    out: dict[str, object] = {}
-
-    hd, hr, hs = run_hand(games * (1 if a.smoke else 10), 4, 1)
-    rd, rr, rs = run_rulelang(games, 4, 1)
-    out["handwritten"] = {"decisions_per_sec": round(hd / hs), "rounds_per_sec": round(hr / hs)}
-    out["rulelang"] = {"decisions_per_sec": round(rd / rs), "rounds_per_sec": round(rr / rs)}
-    out["ratio_decisions"] = round((rd / rs) / (hd / hs), 4)
-    out["ratio_rounds"] = round((rr / rs) / (hr / hs), 4)
-    out["search"] = search_costs(2 if a.smoke else 20)
-
-    checks = {}
-    for f in sorted((ROOT / "games").glob("*.yaml")):
-        checks[f.stem] = round(cli("check", str(f.relative_to(ROOT))), 3)
-    out["check_seconds_cold"] = checks
-    out["test_games_seconds"] = round(cli("test", "games"), 2)
-    sim_games = "40" if a.smoke else "6000"
-    w1 = cli("simulate", "thirty-one", "--games", sim_games, "--json", "--workers", "1")
-    w2 = cli("simulate", "thirty-one", "--games", sim_games, "--json", "--workers", "2")
-    out["simulate_workers"] = {"games": int(sim_games), "w1_seconds": round(w1, 2),
-                               "w2_seconds": round(w2, 2), "speedup": round(w1 / w2, 2)}
-    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    out = measure_all(a.smoke)
     if a.json:
         print(json.dumps(out))
-        return
-    print(f"4-player Thirty-One, random agents ({games} rulelang games)")
-    print(f"  hand-written: {out['handwritten']}")
-    print(f"  rulelang:     {out['rulelang']}")
-    print(f"  ratio (decisions/sec): {out['ratio_decisions']}")
-    print(f"  ratio (rounds/sec):    {out['ratio_rounds']}")
-    print(f"search bot costs: {out['search']}")
-    print("rulelang check, cold process (s):")
-    for k, v in checks.items():
-        print(f"  {k}: {v}")
-    print(f"rulelang test games: {out['test_games_seconds']} s")
-    print(f"simulate workers: {out['simulate_workers']}")
-    print(f"peak memory of this process: {out['peak_rss_mb']} MB")
+    else:
+        print_tables(out)
 
 
 if __name__ == "__main__":
