@@ -388,6 +388,20 @@ class Group(list):
 
 
 MAX_MELDS = 5_000
+
+
+def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
+    """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
+    called once per card (in the order it was first needed) instead of once per look."""
+    texts: dict[int, str] = {}
+
+    def text(c: int) -> str:
+        t = texts.get(c)
+        if t is None:
+            t = texts[c] = key_text(key(c))
+        return t
+
+    return text
 # a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
 RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
 
@@ -408,16 +422,19 @@ def _first_of_each(classes: list[list[int]], k: int) -> Any:
 def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
+    # the order cards of one meld are listed in: by rank order, then suit, then id
+    place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
 
     def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
         """The options without repeats: equal names, or equal ``same`` keys, are one option
         (the first seen is kept)."""
         seen: set[tuple] = set()
         out = []
+        by_place = place.__getitem__
         for o in options:
-            o = sorted(o, key=lambda c: (order[c], suit[c] or "", c))
-            key = tuple(name[c] for c in o) if same is None else \
-                tuple(sorted(key_text(same(c)) for c in o))
+            o = sorted(o, key=by_place)
+            key = tuple([name[c] for c in o]) if same is None else \
+                tuple(sorted([same(c) for c in o]))
             if key not in seen:
                 seen.add(key)
                 out.append(o)
@@ -446,6 +463,8 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         the first such cards in the list's order."""
         hi = lo if hi is None else hi
         nat, wilds = split(cards, wild)
+        if key is not None:
+            key = _key_texts(key)
         hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
         ranks: dict[str, list[int]] = {}
         for c in nat:
@@ -458,7 +477,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             classes: dict[str, list[int]] = {}
             if key is not None:
                 for c in cs:
-                    classes.setdefault(key_text(key(c)), []).append(c)
+                    classes.setdefault(key(c), []).append(c)
             # many wild cards make astronomically many choices: bound them before making any
             n = math.comb(len(cs), k) if key is None else \
                 math.comb(max(0, len(classes) + k - 1), k)

@@ -18,6 +18,7 @@ from .build import PY_ERRORS, ActionDef, Game
 from .builtins import MAX_WORK, WORK, Group
 from .cards import normalize
 from .errors import IllegalMove, RuntimeRulesError, UsageError
+from .movekeys import distinct_entries
 
 MAX_ROUND_STEPS = 200_000
 MAX_GAME_STEPS = 20_000_000
@@ -273,14 +274,8 @@ class State:
             self._compute_legal()
         entries = self._entries
         if self._moves_of is not entries:
-            seen: set[str] = set()
-            out = []
-            for e in entries or ():
-                k = self._move_key(*e)
-                if k not in seen:
-                    seen.add(k)
-                    out.append(e)
-            self._moves, self._moves_of = out, entries
+            self._moves = distinct_entries(self, entries or [], canon_move)
+            self._moves_of = entries
         return self._moves
 
     def _move_key(self, action: ActionDef, args: tuple) -> str:
