@@ -672,6 +672,8 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                       f"        for F[{slot}] in _o:",
                       *_when_test(a.when_src, " " * 12, ns),
                       f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
+        elif len(a.args) == len(a.arg_srcs):
+            lines += _nested_loops(a, ns)
         else:
             lines.append(f"        S._enumerate({ns.k(a)}, out)")
         lines += ["        " + x for x in check]
@@ -682,6 +684,23 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
               "from None",
               "    return out"]
     return ns.define("_legal", lines)
+
+
+def _nested_loops(a: ActionDef, ns: Namespace) -> list[str]:
+    """The loops that list an action with several arguments: one ``for`` per argument, each
+    argument's options computed inside the loops of the ones before it (it may name them),
+    the ``when`` innermost; the order of ``State._enumerate``, with no call per option."""
+    lines: list[str] = []
+    pad = " " * 8
+    for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
+        lines += [f"{pad}_o{i} = {src_of(src, ns)[0]}",
+                  f"{pad}if type(_o{i}) is not list:",
+                  f"{pad}    _o{i} = [_o{i}]",
+                  f"{pad}for F[{slot}] in _o{i}:"]
+        pad += "    "
+    values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
+    return lines + [*_when_test(a.when_src, pad, ns),
+                    f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
 
 
 def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
