@@ -471,13 +471,19 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             ranks.setdefault(rank[c], []).append(c)
         out: list[list[int]] = []
 
-        def choices(cs: list[int], k: int) -> Any:
+        def classes_of(cs: list[int]) -> list[list[int]]:
+            """The cards by key, each key's cards in the list's order (with no key, each
+            card is its own)."""
+            if key is None:
+                return [[c] for c in cs]
+            classes: dict[str, list[int]] = {}
+            for c in cs:
+                classes.setdefault(key(c), []).append(c)
+            return list(classes.values())
+
+        def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
             """Every choice of k of the cards; with a key, one per mix of keys (the first
             cards of each key), so that many equal cards cost nothing."""
-            classes: dict[str, list[int]] = {}
-            if key is not None:
-                for c in cs:
-                    classes.setdefault(key(c), []).append(c)
             # many wild cards make astronomically many choices: bound them before making any
             n = math.comb(len(cs), k) if key is None else \
                 math.comb(max(0, len(classes) + k - 1), k)
@@ -488,25 +494,34 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             charge(n)
             if key is None:
                 return itertools.combinations(cs, k)
-            return _first_of_each(list(classes.values()), k)
+            if len(classes) == 1:  # _first_of_each's one answer, if any
+                return [classes[0][:k]] if len(classes[0]) >= k else []
+            return _first_of_each(classes, k)
 
-        wild_choices = {k: [list(x) for x in choices(wilds, k)]
+        wild_classes = classes_of(wilds) if key is not None else []
+        wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
                         for k in range(0, min(max_wild, len(wilds)) + 1)}
+        most_wild = max(wild_choices)
         for r in sorted(ranks, key=lambda r: order[ranks[r][0]]):
             group = ranks[r]
+            if len(group) + most_wild < lo:  # too few for the smallest set
+                continue
+            group_classes: list[list[int]] | None = None  # keyed when first needed
             for size in range(lo, hi + 1):
                 for k, wcs in wild_choices.items():
                     a = size - k
                     if a < 1 or a > len(group):
                         continue
-                    for nc in choices(group, a):
+                    if group_classes is None:
+                        group_classes = classes_of(group) if key is not None else []
+                    for nc in choices(group, group_classes, a):
                         for wc in wcs:
                             out.append(list(nc) + wc)
                         if len(out) > MAX_MELDS * 4:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         if all_wild:
             for size in range(lo, min(hi, len(wilds)) + 1):
-                out.extend(list(x) for x in choices(wilds, size))
+                out.extend(list(x) for x in choices(wilds, wild_classes, size))
         return dedupe(out, key)
 
     def positions(c: int, ace: str) -> list[int]:
