@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import nodes as N
-from .builtins import WORK, leaves, out_of_work
+from .builtins import WORK, out_of_work
 from .cards import Deck, DeckTables, rank_text
 from .codegen import Namespace, Src, cond_lines, fn_of, src_of
 from .compile import Compiler, Scope, Symbols, UserFn
@@ -820,10 +820,21 @@ def _exact(v: Any) -> bool:
     a result too big to look through is not kept."""
     if type(v) is not list:
         return type(v) is not float
-    try:
-        return all(type(x) is not float for x in leaves(v, MEMO_RESULT_ITEMS))
-    except RulesError:
-        return False
+    # builtins.leaves written out (no generator step per card): the hands and melds that
+    # such results are made of are looked through at every call that is not remembered yet
+    stack = [v]
+    n = 0
+    while stack:
+        x = stack.pop()
+        n += len(x)
+        if n > MEMO_RESULT_ITEMS:
+            return False
+        for y in x:
+            if type(y) is list:
+                stack.append(y)
+            elif type(y) is float:
+                return False
+    return True
 
 
 def _memoize_pure(functions: dict[str, UserFn]) -> None:
