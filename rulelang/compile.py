@@ -147,6 +147,16 @@ class Scope:
         return self.new_slot(name, typ)
 
 
+def _index(o: Any, k: Any) -> Any:
+    """``o[k]`` of rules text: a bad index or value is a rules error."""
+    try:
+        return o[k]
+    except (IndexError, KeyError):
+        raise RuntimeRulesError(f"index {k!r} is out of range") from None
+    except TypeError:
+        raise RuntimeRulesError("cannot index this value") from None
+
+
 def _elem(t: str) -> str:
     if t.startswith("list[") and t.endswith("]"):
         return t[5:-1]
@@ -439,19 +449,8 @@ class Compiler:
         idx, _it = self.expr(n.index, sc)
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
-        obj, idx = fn_of(obj), fn_of(idx)
-
-        def index(S: Any, F: list) -> Any:
-            o = obj(S, F)
-            k = idx(S, F)
-            try:
-                return o[k]
-            except (IndexError, KeyError):
-                raise RuntimeRulesError(f"index {k!r} is out of range") from None
-            except TypeError:
-                raise RuntimeRulesError("cannot index this value") from None
-
-        return index, _elem(t)
+        # one call of _index with both parts spliced in (not a closure calling two)
+        return self.gen(self.k(_index) + "({0}, {1})", obj, idx), _elem(t)
 
     def _seat_src(self, idx: Fn, name: str, sc: Scope) -> str:
         """Template text for a seat index: checked, unless the engine guarantees a seat."""
