@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from . import nodes as N
-from .builtins import BUILTINS, leaves
+from .builtins import BUILTINS
 from .cards import Deck, rank_text
 from .codegen import Namespace, Src, cond_lines, fn_of, src_of, unit_call
 from .compile import Compiler, Scope, Symbols, UserFn
@@ -530,6 +530,8 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                       f"        for F[{slot}] in _o:",
                       *_when_test(a.when_src, " " * 12, ns),
                       f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
+        elif len(a.args) == len(a.arg_srcs):
+            lines += _nested_loops(a, ns)
         else:
             lines.append(f"        S.enumerate_args({ns.k(a)}, out)")
         lines += ["        " + x for x in check]
@@ -540,6 +542,23 @@ def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
               "from None",
               "    return out"]
     return ns.define("_legal", lines, actions[0].span if actions else None)
+
+
+def _nested_loops(a: ActionDef, ns: Namespace) -> list[str]:
+    """The loops that list an action with several arguments: one ``for`` per argument, each
+    argument's options computed inside the loops of the ones before it (it may name them),
+    the ``when`` innermost; the order of ``State.enumerate_args``, with no call per option."""
+    lines: list[str] = []
+    pad = " " * 8
+    for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
+        lines += [f"{pad}_o{i} = {src_of(src, ns)[0]}",
+                  f"{pad}if type(_o{i}) is not list:",
+                  f"{pad}    _o{i} = [_o{i}]",
+                  f"{pad}for F[{slot}] in _o{i}:"]
+        pad += "    "
+    values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
+    return lines + [*_when_test(a.when_src, pad, ns),
+                    f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
 
 
 def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
@@ -654,10 +673,21 @@ def _exact(v: Any) -> bool:
     a result too big to look through is not kept."""
     if type(v) is not list:
         return type(v) is not float
-    try:
-        return all(type(x) is not float for x in leaves(v, MEMO_RESULT_ITEMS))
-    except RulesError:
-        return False
+    # builtins.leaves written out (no generator step per card): the hands and melds that
+    # such results are made of are looked through at every call that is not remembered yet
+    stack = [v]
+    n = 0
+    while stack:
+        x = stack.pop()
+        n += len(x)
+        if n > MEMO_RESULT_ITEMS:
+            return False
+        for y in x:
+            if type(y) is list:
+                stack.append(y)
+            elif type(y) is float:
+                return False
+    return True
 
 
 def _memoize_pure(functions: dict[str, UserFn]) -> None:

@@ -422,6 +422,20 @@ class Group(list):
     __hash__ = None  # type: ignore[assignment]
 
 
+def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
+    """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
+    called once per card (in the order it was first needed) instead of once per look."""
+    texts: dict[int, str] = {}
+
+    def text(c: int) -> str:
+        t = texts.get(c)
+        if t is None:
+            t = texts[c] = key_text(key(c))
+        return t
+
+    return text
+
+
 # a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
 RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
 
@@ -442,16 +456,19 @@ def _first_of_each(classes: list[list[int]], k: int) -> Any:
 def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
+    # the order cards of one meld are listed in: by rank order, then suit, then id
+    place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
 
     def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
         """The options without repeats: equal names, or equal ``same`` keys, are one option
         (the first seen is kept)."""
         seen: set[tuple] = set()
         out = []
+        by_place = place.__getitem__
         for o in options:
-            o = sorted(o, key=lambda c: (order[c], suit[c] or "", c))
-            key = tuple(name[c] for c in o) if same is None else \
-                tuple(sorted(key_text(same(c)) for c in o))
+            o = sorted(o, key=by_place)
+            key = tuple([name[c] for c in o]) if same is None else \
+                tuple(sorted([same(c) for c in o]))
             if key not in seen:
                 seen.add(key)
                 out.append(o)
@@ -480,19 +497,27 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         the first such cards in the list's order."""
         hi = lo if hi is None else hi
         nat, wilds = split(cards, wild)
+        if key is not None:
+            key = _key_texts(key)
         hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
         ranks: dict[str, list[int]] = {}
         for c in nat:
             ranks.setdefault(rank[c], []).append(c)
         out: list[list[int]] = []
 
-        def choices(cs: list[int], k: int) -> Any:
+        def classes_of(cs: list[int]) -> list[list[int]]:
+            """The cards by key, each key's cards in the list's order (with no key, each
+            card is its own)."""
+            if key is None:
+                return [[c] for c in cs]
+            classes: dict[str, list[int]] = {}
+            for c in cs:
+                classes.setdefault(key(c), []).append(c)
+            return list(classes.values())
+
+        def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
             """Every choice of k of the cards; with a key, one per mix of keys (the first
             cards of each key), so that many equal cards cost nothing."""
-            classes: dict[str, list[int]] = {}
-            if key is not None:
-                for c in cs:
-                    classes.setdefault(key_text(key(c)), []).append(c)
             # many wild cards make astronomically many choices: bound them before making any
             n = math.comb(len(cs), k) if key is None else \
                 math.comb(max(0, len(classes) + k - 1), k)
@@ -503,25 +528,34 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             charge(n)
             if key is None:
                 return itertools.combinations(cs, k)
-            return _first_of_each(list(classes.values()), k)
+            if len(classes) == 1:  # _first_of_each's one answer, if any
+                return [classes[0][:k]] if len(classes[0]) >= k else []
+            return _first_of_each(classes, k)
 
-        wild_choices = {k: [list(x) for x in choices(wilds, k)]
+        wild_classes = classes_of(wilds) if key is not None else []
+        wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
                         for k in range(0, min(max_wild, len(wilds)) + 1)}
+        most_wild = max(wild_choices)
         for r in sorted(ranks, key=lambda r: order[ranks[r][0]]):
             group = ranks[r]
+            if len(group) + most_wild < lo:  # too few for the smallest set
+                continue
+            group_classes: list[list[int]] | None = None  # keyed when first needed
             for size in range(lo, hi + 1):
                 for k, wcs in wild_choices.items():
                     a = size - k
                     if a < 1 or a > len(group):
                         continue
-                    for nc in choices(group, a):
+                    if group_classes is None:
+                        group_classes = classes_of(group) if key is not None else []
+                    for nc in choices(group, group_classes, a):
                         for wc in wcs:
                             out.append(list(nc) + wc)
                         if len(out) > MAX_MELDS * 4:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         if all_wild:
             for size in range(lo, min(hi, len(wilds)) + 1):
-                out.extend(list(x) for x in choices(wilds, size))
+                out.extend(list(x) for x in choices(wilds, wild_classes, size))
         return dedupe(out, key)
 
     def positions(c: int, ace: str) -> list[int]:

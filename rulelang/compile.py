@@ -30,6 +30,7 @@ from .builtins import (
 )
 from .codegen import Namespace, Src, fn_of, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
+from .hoist import UNSET, hset, invariant_calls
 from .limits import (
     MAX_COLLECTION,
     MAX_INLINE,
@@ -125,6 +126,16 @@ class Scope:
             self.types[name] = typ if self.types.get(name) in (None, typ) else "any"
             return self.slots[name]
         return self.new_slot(name, typ)
+
+
+def _index(o: Any, k: Any) -> Any:
+    """``o[k]`` of rules text: a bad index or value is a rules error."""
+    try:
+        return o[k]
+    except (IndexError, KeyError):
+        raise RuntimeRulesError(f"index {k!r} is out of range") from None
+    except TypeError:
+        raise RuntimeRulesError("cannot index this value") from None
 
 
 def _elem(t: str) -> str:
@@ -240,6 +251,9 @@ class Compiler:
         self.functions_final = False
         self._inlining: list[str] = []  # the functions being inlined, innermost last
         self._inline_left = MAX_INLINE_TOTAL  # nodes that may still be inlined
+        # calls of the comprehensions being compiled that are computed once per pass of one
+        # (see hoist.py): id of the call node -> its frame slot
+        self._hoisted: dict[int, int] = {}
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -266,7 +280,17 @@ class Compiler:
         if meth is None:
             self.err(f"{type(n).__name__} cannot be used as a value here", n.span)
             return (lambda S, F: None), "any"
+        if self._hoisted and id(n) in self._hoisted:
+            return self._hoisted_call(n, sc, meth)
         return meth(n, sc)
+
+    def _hoisted_call(self, n: N.Node, sc: Scope, meth: Any) -> tuple[Fn, str]:
+        """A call that does not depend on its comprehension's variables: made the first time
+        it is reached in a pass of the comprehension, its slot read after that."""
+        slot = self._hoisted.pop(id(n))
+        f, t = meth(n, sc)
+        return self.gen(f"(F[{slot}] if F[{slot}] is not {self.k(UNSET)} else "
+                        f"{self.k(hset)}(F, {slot}, {{0}}))", f), t
 
     def e_Const(self, n: N.Const, sc: Scope) -> tuple[Fn, str]:
         v = n.value
@@ -418,19 +442,8 @@ class Compiler:
         idx, _it = self.expr(n.index, sc)
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
-        obj, idx = fn_of(obj), fn_of(idx)
-
-        def index(S: Any, F: list) -> Any:
-            o = obj(S, F)
-            k = idx(S, F)
-            try:
-                return o[k]
-            except (IndexError, KeyError):
-                raise RuntimeRulesError(f"index {k!r} is out of range") from None
-            except TypeError:
-                raise RuntimeRulesError("cannot index this value") from None
-
-        return index, _elem(t)
+        # one call of _index with both parts spliced in (not a closure calling two)
+        return self.gen(self.k(_index) + "({0}, {1})", obj, idx), _elem(t)
 
     def _seat_src(self, idx: Fn, name: str, sc: Scope) -> str:
         """Template text for a seat index: checked, unless the engine guarantees a seat."""
@@ -471,6 +484,19 @@ class Compiler:
             sc.slots, sc.types = saved
 
     def _comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
+        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(n)]
+        self._hoisted.update(hoisted)
+        try:
+            f, t = self._comprehension_loop(n, sc)
+        finally:
+            for key, _slot in hoisted:
+                self._hoisted.pop(key, None)
+        if not hoisted:
+            return f, t
+        resets = "".join(f"F.__setitem__({slot}, {self.k(UNSET)}) or " for _k, slot in hoisted)
+        return self.gen("(" + resets + "{0})", f), t
+
+    def _comprehension_loop(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         kids: list[Fn] = []
         parts = []
         span = self.k(n.span)

@@ -23,6 +23,7 @@ from . import views
 from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
+from .movekeys import distinct_entries
 from .movetext import MoveTexts, canon_move, cards_in
 from .runtime import NO_FRAME, PY_ERRORS, WORK
 from .table import Table
@@ -243,14 +244,8 @@ class State(Table, MoveTexts):
             self._compute_legal()
         entries = self._entries
         if self._moves_of is not entries:
-            seen: set[str] = set()
-            out = []
-            for e in entries or ():
-                k = self.move_key(*e)
-                if k not in seen:
-                    seen.add(k)
-                    out.append(e)
-            self._moves, self._moves_of = out, entries
+            self._moves = distinct_entries(self, entries or [], canon_move)
+            self._moves_of = entries
         return self._moves
 
     def apply(self, move: str) -> None:

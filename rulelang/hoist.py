@@ -1,0 +1,74 @@
+"""Calls inside a comprehension that do not depend on its variables, computed once per pass.
+
+``[c for c in hand[me] if c in fitting(by_use(hand[me], w), set_rank(g, w), w)]`` would call
+``fitting`` (and ``by_use``, ``set_rank``) once per card, though their arguments are the same
+for every card: nothing an expression does can change the game, so a call whose arguments name
+none of the comprehension's variables gives the same value each time. The compiler gives each
+such call a frame slot, set to ``UNSET`` when the comprehension starts and filled the first time
+the call is reached (lazily: a call that was only reached under a condition is still only made
+when the condition holds, so that an error it would raise is raised where it was before).
+Results, their order and errors are unchanged; only the work counted for the step is less.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import nodes as N
+
+# calls as cheap as reading their slot: not worth one
+CHEAP_CALLS = frozenset({"size"})
+
+
+class _Unset:
+    """The value of a hoisted call's slot before the call is made."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = _Unset()
+
+
+def hset(F: list, i: int, v: Any) -> Any:
+    """Store a hoisted call's value in its slot and give it (an expression that assigns)."""
+    F[i] = v
+    return v
+
+
+def _bound(comp: N.Comprehension) -> set[str]:
+    """Every name bound anywhere inside the comprehension: its variables and those of the
+    comprehensions, ``let``s and lambdas inside it (a conservative scope: a call naming any
+    of them stays where it is)."""
+    out: set[str] = set()
+    for n in N.walk(comp):
+        if isinstance(n, N.Comprehension):
+            out.update(var for var, _it, _cond in n.clauses)
+        elif isinstance(n, N.Let):
+            out.add(n.name)
+        elif isinstance(n, N.Lambda):
+            out.add(n.param)
+    return out
+
+
+def invariant_calls(comp: N.Comprehension) -> list[N.Call]:
+    """The outermost calls in the comprehension's conditions, later iterables and element
+    that name none of the names bound inside it (the first iterable runs once anyway)."""
+    bound = _bound(comp)
+    stack: list[N.Node] = [comp.elt]
+    for i, (_var, it, cond) in enumerate(comp.clauses):
+        if i > 0:
+            stack.append(it)
+        if cond is not None:
+            stack.append(cond)
+    out: list[N.Call] = []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, N.Call) and n.func not in CHEAP_CALLS and n.func != "super" and not any(
+                isinstance(x, N.Name) and x.id in bound for x in N.walk(n)):
+            out.append(n)
+            continue
+        stack.extend(N.children(n))
+    return out

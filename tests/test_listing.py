@@ -1,0 +1,153 @@
+"""Legal-move listing stays exact while it gets faster: the generated loops of actions with
+several arguments list what the engine's own enumeration lists, in its order; distinct moves
+(several packs) are those of the move texts; and a call lifted out of a comprehension
+(``hoist.py``) gives the same values and the same errors, made only where it was reached.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang.builtins import Group
+from rulelang.errors import RuntimeRulesError
+from rulelang.movetext import canon_move
+
+from .helpers import ROOT, rules_files
+
+GAMES = [*rules_files(), ROOT / "examples" / "crazy-eights.yaml"]
+
+
+def _plain(v: Any) -> Any:
+    """A value to compare entries by: a group on the table is itself, not its cards."""
+    if isinstance(v, Group):
+        return ("group", v.zid)
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _reference(s: Any) -> list[tuple[str, Any]]:
+    """The phase's legal entries as ``State.enumerate_args`` (the engine's recursion over the
+    compiled closures) lists them."""
+    out: list = []
+    for a in s.game.phases[s.phase].actions:
+        if a.args:
+            s.enumerate_args(a, out)
+        elif a.when is None or a.when(s, [None] * max(a.nslots, 1)):
+            out.append((a, ()))
+    return [(a.name, _plain(list(args))) for a, args in out]
+
+
+def _by_text(s: Any) -> list[tuple[str, Any]]:
+    """The first entry of each move text, as ``legal_moves()`` keeps them."""
+    seen: set[str] = set()
+    out = []
+    for a, args in s._entries:
+        k = canon_move(s.move_text(a, args))
+        if k not in seen:
+            seen.add(k)
+            out.append((a.name, _plain(list(args))))
+    return out
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_generated_listing_and_distinct_moves_agree_with_the_reference(path: Path) -> None:
+    game = rulelang.load(str(path))
+    rng = random.Random(11)
+    sizes = sorted({game.min_players, game.default_players, game.max_players})
+    for k, n in enumerate(sizes):
+        s = game.new_state(n, seed=k, record=False)
+        while not s.is_over() and s.decisions < 250:
+            if s.status == "play":
+                listed = game.phases[s.phase].legal(s)
+                assert [(a.name, _plain(list(args))) for a, args in listed] == _reference(s)
+                s._compute_legal()
+                assert [(a.name, _plain(list(args))) for a, args in s._distinct()] == \
+                    _by_text(s)
+            s.apply_index(rng.randrange(s.num_moves()))
+
+
+GAME = """\
+name: Hoisting
+players: {{min: 2, max: 4, default: 3}}
+deck: {{ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [S, H, D, C]}}
+zones:
+  stock: {{visibility: hidden, home: true}}
+  hand: {{per_player: true, visibility: owner}}
+counters:
+  c: 0
+functions:
+  # reads the game (so it is neither remembered nor pure) and is too big to be inlined
+  best(p): >-
+    let h = hand[p]; let n = size(h);
+    [x for x in h if x.order >= max([y.order for y in h] + [0]) - c[p] - (if n > 99 then 1 else 0)
+                 and (x.suit == 'S' or x.suit == 'H' or x.suit == 'D' or x.suit == 'C')]
+  boom(p): 10 // (c[p] - c[p])
+  lifted(p): '[x for x in hand[p] if x in best(p)]'
+  kept(p): '[x for x in hand[p] if x in best(p) and x == x]'
+  unlifted(p): '[x for x in hand[p] if (let q = p; x in best(q))]'
+  {extra}
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 5)"]
+  settle: {{done: pass}}
+phases:
+  play:
+    actions:
+      go:
+        args: {{x: "{arg}"}}
+        do: end_round('done')
+"""
+
+
+def _load(tmp_path: Path, extra: str = "") -> Any:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME.format(arg="hand[me]", extra=extra), encoding="utf-8")
+    return rulelang.load(str(path))
+
+
+def test_a_lifted_call_gives_what_the_call_in_place_gives(tmp_path: Path) -> None:
+    game = _load(tmp_path)
+    f = game.functions
+    for seed in range(30):
+        s = game.new_state(3, seed=seed, record=False)
+        for p in range(3):
+            s.ctr[0][p] = seed % 5
+            # unlifted's call names q, bound inside the comprehension: it stays in place
+            assert f["lifted"].fn(s, p) == f["kept"].fn(s, p) == f["unlifted"].fn(s, p)
+            assert f["lifted"].fn(s, p) == [x for x in s.zones[1 + p] if x in f["best"].fn(s, p)]
+
+
+def test_a_lifted_call_is_made_only_where_it_was_reached(tmp_path: Path) -> None:
+    # boom() divides by zero: lifted out of the loop it must still not run over an empty
+    # list or behind a condition that is false, and must raise where it is reached
+    cases = [("[x for x in [] if x in [boom(p)]]", False),
+             ("[x for x in hand[p] if x.order > 99 and boom(p) > 0]", False),
+             ("[x for x in hand[p] if (if x.order > 99 then boom(p) else 1) > 0]", True),
+             ("[x for x in hand[p] if x in [boom(p)]]", None)]
+    for expr, whole_hand in cases:
+        game = _load(tmp_path, extra=f"probe(p): '{expr}'")
+        s = game.new_state(3, seed=1, record=False)
+        probe = game.functions["probe"].fn
+        if whole_hand is None:
+            with pytest.raises(RuntimeRulesError, match="ZeroDivisionError"):
+                probe(s, s.actor)
+        else:
+            assert probe(s, s.actor) == (list(s.zones[1 + s.actor]) if whole_hand else [])
+
+
+def test_a_lifted_call_is_made_afresh_on_each_pass(tmp_path: Path) -> None:
+    # an inner comprehension runs once per item of the outer one: its lifted call reads the
+    # outer variable, so it must be made again for each pass, not kept from the first
+    game = _load(tmp_path, extra=("probe(q): '[[y for y in hand[q] if y in best(p)] "
+                                  "for p in players]'"))
+    s = game.new_state(3, seed=4, record=False)
+    s.ctr[0] = [0, 3, 12]
+    got = game.functions["probe"].fn(s, 0)
+    best = game.functions["best"].fn
+    assert got == [[y for y in s.zones[1] if y in best(s, p)] for p in range(3)]
+    assert got[0] != got[2]
