@@ -16,6 +16,7 @@ from .builtins import WORK, leaves, out_of_work
 from .cards import Deck, DeckTables, rank_text
 from .codegen import Namespace, Src, cond_lines, fn_of, src_of
 from .compile import Compiler, Scope, Symbols, UserFn
+from .deps import Deps, plan
 from .errors import (
     CheckError,
     CheckWarning,
@@ -62,6 +63,9 @@ class ActionDef:
     # could), for the phase's generated legal-move function
     when_src: Any = None
     arg_srcs: list[Any] = field(default_factory=list)
+    # S -> like Game.check_triggers, over only the triggers this action's step can make true
+    # (see deps.py); None: all of them
+    check_after: Fn | None = None
 
 
 @dataclass
@@ -555,6 +559,8 @@ class Builder:
         )
         if not self.errors and not c.errors:
             game.check_triggers = _triggers_function(c.cg, triggers)
+            _delta_triggers(c.cg, game, Deps(doc, list(zmap), list(counters), list(globs),
+                                             functions, self.loaded.supers))
         for k, v in c.global_types.items():
             v = v - {"none"}  # 'none' means no value yet, whatever the kind
             game.global_types[k] = next(iter(v)) if len(v) == 1 else "any"
@@ -716,6 +722,20 @@ def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | Non
     return ns.define("_triggers", lines)
 
 
+def _delta_triggers(ns: Namespace, game: Game, deps: Deps) -> None:
+    """Give each action the check of only the triggers its step can make true (see
+    ``deps.plan``); an action whose step can make any of them true keeps the full check."""
+    made: dict[tuple[int, ...], Fn] = {}
+    for (pname, aname), picked in plan(game, deps).items():
+        if len(picked) == len(game.triggers):
+            continue
+        if picked not in made:
+            made[picked] = _triggers_function(ns, [game.triggers[i] for i in picked])
+        for a in game.phases[pname].actions:
+            if a.name == aname:
+                a.check_after = made[picked]
+
+
 def _elem_type(t: str) -> str:
     if t.startswith("list[") and t.endswith("]"):
         return t[5:-1]
@@ -828,44 +848,87 @@ def _key_items(key: Any) -> int:
     return len(key) if type(key) is tuple else 1
 
 
+_MISS = object()  # no result remembered (a result may be None)
+
+
 def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter (``_order_free``);
     such a result is kept only when exact (see ``_exact``). An argument that cannot be part of
-    a key (a record) means the call is just computed."""
+    a key (a record) means the call is just computed.
+
+    Where an argument is order-free, the result is also kept under the key of the arguments
+    in the order given (no sort): sorting a key costs more than the lookup, and the same hand
+    in the same order is judged again and again (after every step). That key gives the result
+    the sorted key gives, so the answers are the ones of the sorted key alone."""
     params = [f"a{i}" for i in range(k)]
+    free = order_free or (False,) * k
     keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
             else f"(tuple({p}) if type({p}) is list else {p})"
-            for p, k_free in zip(params, order_free or (False,) * k)]
-    key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
+            for p, k_free in zip(params, free)]
+    plain = [f"(tuple({p}) if type({p}) is list else {p})" for p in params]
+    key = keys[0] if k == 1 else "(" + ", ".join(keys) + ")"
+    fast = plain[0] if k == 1 else "(" + ", ".join(plain) + ")"
     size = "_key_items(key)" if k == 1 else "sum([_key_items(x) for x in key])"
     if k == 0:
         key, size = "()", "1"
     args = ", ".join(["S", *params])
-    keep = "if _exact(v): " if any(order_free) else ""
-    src = "\n".join([
-        f"def _m({args}):",
-        "    try:",
-        f"        key = {key}",
-        "        return cache[key]",
-        "    except KeyError:",
-        "        pass",
-        "    except TypeError:",
-        f"        return inner({args})",
-        f"    v = inner({args})",
-        f"    n = {size}",
-        f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
-        f"        if len(cache) >= {MEMO_LIMIT} or used[0] + n > {MEMO_ITEMS}:",
-        "            cache.clear()",
-        "            used[0] = 0",
-        f"        {keep}cache[key] = v",
-        "        used[0] += n",
-        "    return v"])
+    keep = "if _exact(v): " if any(free) else ""
+    head = [f"def _m({args}):"]
+    twice = "2 * " if any(free) and k else ""  # room for both keys
+    if any(free) and k:
+        # the key in the order given first; its entries are made below, beside the sorted one
+        head += ["    try:",
+                 f"        return cache[{fast}]",
+                 "    except KeyError:",
+                 "        pass",
+                 "    except TypeError:",
+                 f"        return inner({args})"]
+    store = [f"    n = {size}",
+             f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
+             f"        if len(cache) >= {MEMO_LIMIT} or used[0] + {twice}n > {MEMO_ITEMS}:",
+             "            cache.clear()",
+             "            used[0] = 0"]
+    if any(free) and k:
+        src_lines = [
+            *head,
+            "    try:",
+            f"        key = {key}",
+            "        v = cache.get(key, _miss)",
+            "    except TypeError:",
+            f"        return inner({args})",
+            "    if v is _miss:",
+            f"        v = inner({args})",
+            *["    " + x for x in store],
+            f"            {keep}cache[key] = v",
+            "            used[0] += n",
+            "    else:",
+            f"        n = {size}",
+            f"    if n <= {MEMO_KEY_ITEMS} and key in cache:  # kept: so is the key as given",
+            f"        cache[{fast}] = v",
+            "        used[0] += n",
+            "    return v"]
+    else:
+        src_lines = [
+            *head,
+            "    try:",
+            f"        key = {key}",
+            "        return cache[key]",
+            "    except KeyError:",
+            "        pass",
+            "    except TypeError:",
+            f"        return inner({args})",
+            f"    v = inner({args})",
+            *store,
+            f"        {keep}cache[key] = v",
+            "        used[0] += n",
+            "    return v"]
+    src = "\n".join(src_lines)
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError},
                           "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
-                          "_key_items": _key_items, "sum": sum}
+                          "_key_items": _key_items, "sum": sum, "_miss": _MISS}
     exec(compile(src, "<memo>", "exec"), ns)
     return ns["_m"]
 

@@ -82,6 +82,11 @@ def _canon(text: str) -> str:
 class State:
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see."""
 
+    # every trigger was found false at the last step (see deps.py): the next step need check
+    # only the triggers it can make true (``_check_next``, that action's ``check_after``)
+    _trig_ok = False
+    _check_next: Any = None
+
     def __init__(self, game: Game, players: int, seed: int = 0, dealer: int | None = None, *,
                  start: dict[str, Any] | None = None, deal: dict[str, Any] | None = None,
                  auto_continue: bool = True, record: bool = True,
@@ -319,6 +324,7 @@ class State:
         if self.work_done > MAX_GAME_WORK:
             self._too_much_work()
         mover = self.actor
+        trig_ok, self._trig_ok = self._trig_ok, False
         seen: set[tuple[int, int]] | None = None
         if self.record:
             self.history.append((mover, self._text_of(action, args)))  # type: ignore
@@ -344,6 +350,8 @@ class State:
                 return
             nxt = action.next_const or (action.next(self, F) if action.next is not None
                                         else "end_turn")
+            if trig_ok:
+                self._check_next = action.check_after
             self._goto(nxt)
         except RecursionError:
             raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
@@ -435,6 +443,7 @@ class State:
             raise RuntimeRulesError(f"the match went on for more than {self.max_rounds} rounds")
         self.round_steps = 0
         self.turns = 0
+        self._check_next = None  # a new deal: every trigger is checked
         self.ended_by = None
         self._pending_end = None
         self.status = "play"
@@ -507,8 +516,11 @@ class State:
             if self._pending_end is not None:
                 self._finish_round()
                 return
-        if g.check_triggers(self):  # type: ignore[misc]
+        check = self._check_next or g.check_triggers
+        self._check_next = None
+        if check(self):  # type: ignore[misc]
             return
+        self._trig_ok = True
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
 
@@ -739,6 +751,7 @@ class State:
         unseen cards: a sample of what the hidden cards might be, never what they are."""
         s = self.clone(share_rng=True)
         s.record = False
+        s._trig_ok = False  # hidden cards change places: the next step checks every trigger
         places: list[tuple[int, int]] = []
         cards: list[int] = []
         face, zvis, zowner = self.face, self.zvis, self.zowner
