@@ -28,6 +28,7 @@ from .errors import (
     UsageError,
     did_you_mean,
 )
+from .fuse import step_function
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
 from .yamlload import YMap
@@ -66,6 +67,9 @@ class ActionDef:
     # S -> like Game.check_triggers, over only the triggers this action's step can make true
     # (see deps.py); None: all of them
     check_after: Fn | None = None
+    # (S, ok) -> what the engine does after the effects (next, entering the phase, the
+    # triggers), generated as one function (see fuse.py); None: the engine's general path
+    step: Fn | None = None
 
 
 @dataclass
@@ -561,6 +565,9 @@ class Builder:
             game.check_triggers = _triggers_function(c.cg, triggers)
             _delta_triggers(c.cg, game, Deps(doc, list(zmap), list(counters), list(globs),
                                              functions, self.loaded.supers))
+            for ph in phases.values():
+                for a in ph.actions:
+                    a.step = step_function(c.cg, game, a)
         for k, v in c.global_types.items():
             v = v - {"none"}  # 'none' means no value yet, whatever the kind
             game.global_types[k] = next(iter(v)) if len(v) == 1 else "any"
@@ -879,11 +886,11 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
     if any(free) and k:
         # the key in the order given first; its entries are made below, beside the sorted one
         head += ["    try:",
-                 f"        return cache[{fast}]",
-                 "    except KeyError:",
-                 "        pass",
+                 f"        v = cache.get({fast}, _miss)",
                  "    except TypeError:",
-                 f"        return inner({args})"]
+                 f"        return inner({args})",
+                 "    if v is not _miss:",
+                 "        return v"]
     store = [f"    n = {size}",
              f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
              f"        if len(cache) >= {MEMO_LIMIT} or used[0] + {twice}n > {MEMO_ITEMS}:",

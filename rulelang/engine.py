@@ -348,6 +348,9 @@ class State:
             if self._pending_end is not None:
                 self._finish_round()
                 return
+            if action.step is not None:  # _goto and _enter_phase, generated for the action
+                action.step(self, trig_ok)
+                return
             nxt = action.next_const or (action.next(self, F) if action.next is not None
                                         else "end_turn")
             if trig_ok:

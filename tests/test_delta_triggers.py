@@ -71,6 +71,7 @@ def test_same_games_as_checking_every_trigger(path: Any) -> None:
     for ph in full.phases.values():
         for a in ph.actions:
             a.check_after = None
+            a.step = None  # the engine's own path, every trigger after every step
     for seed in range(4):
         assert _play(delta, seed, False) == _play(full, seed, False)
 
@@ -125,3 +126,30 @@ def test_a_determinized_sample_checks_every_trigger() -> None:
     assert not sample._trig_ok
     sample.apply("stand" if "stand" in sample.legal_moves() else "knock")
     assert sample._trig_ok or sample.round_over()
+
+
+def _engine_path(game: Game) -> Game:
+    for ph in game.phases.values():
+        for a in ph.actions:
+            a.step = None
+    return game
+
+
+def test_generated_steps_cover_plain_actions() -> None:
+    """rulelang/fuse.py writes the step of every Thirty-One action; a game with turn hooks
+    or phase enter effects keeps the engine's path where they run."""
+    game = rulelang.load("thirty-one")
+    assert all(a.step is not None for ph in game.phases.values() for a in ph.actions)
+
+
+@pytest.mark.parametrize("limit", ["max_round_steps", "max_game_steps"])
+def test_generated_steps_stop_at_the_same_limits(limit: str) -> None:
+    errors = []
+    for game in (rulelang.load("thirty-one"), _engine_path(rulelang.load("thirty-one"))):
+        s = game.new_state(4, seed=3, record=False, **{limit: 5})
+        with pytest.raises(rulelang.errors.RuntimeRulesError) as e:
+            for _ in range(50):
+                s.apply_index(0)
+        errors.append((str(e.value), s.decisions, s.phase))
+    assert errors[0] == errors[1]
+    assert "steps" in errors[0][0]
