@@ -70,6 +70,9 @@ class ActionDef:
     # (S, ok) -> what the engine does after the effects (next, entering the phase, the
     # triggers), generated as one function (see fuse.py); None: the engine's general path
     step: Fn | None = None
+    # (S, mover) -> the check of the triggers for ``step`` where some are asked of the mover
+    # alone (see deps.plan); None: ``check_after``
+    step_check: Fn | None = None
 
 
 @dataclass
@@ -563,7 +566,7 @@ class Builder:
         )
         if not self.errors and not c.errors:
             game.check_triggers = _triggers_function(c.cg, triggers)
-            _delta_triggers(c.cg, game, Deps(doc, list(zmap), list(counters), list(globs),
+            _delta_triggers(c, game, Deps(doc, list(zmap), list(counters), list(globs),
                                              functions, self.loaded.supers))
             for ph in phases.values():
                 for a in ph.actions:
@@ -706,13 +709,16 @@ def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
     return [f"{pad}if {src_of(when, ns)[0]}:"]
 
 
-def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]]) -> Fn:
+def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]],
+                       seat: tuple[bool, ...] = ()) -> Fn:
     """One generated function that checks the triggers in order after a step, each ``when``
     spliced in with its own frame and its errors located at it; the first that ends the round
     has the round finished. Returns whether it was."""
-    lines = ["def _triggers(S):"]
-    for name, when, do, ends in triggers:
+    lines = ["def _triggers(S, mover=None):" if any(seat) else "def _triggers(S):"]
+    for k, (name, when, do, ends) in enumerate(triggers):
         frame = f"[None] * {when.nslots}" if when.nslots else ns.k(_NO_FRAME)
+        if k < len(seat) and seat[k]:  # its frame starts with the seat it is asked of
+            frame = "[mover" + ", None" * (when.nslots - 1) + "]"
         lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
                   "    except PY_ERRORS as e:",
                   f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
@@ -729,18 +735,41 @@ def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | Non
     return ns.define("_triggers", lines)
 
 
-def _delta_triggers(ns: Namespace, game: Game, deps: Deps) -> None:
+def _delta_triggers(c: Compiler, game: Game, deps: Deps) -> None:
     """Give each action the check of only the triggers its step can make true (see
-    ``deps.plan``); an action whose step can make any of them true keeps the full check."""
+    ``deps.plan``), and where only the mover's own cards can have changed, the check that
+    asks such a trigger of the mover alone (``step_check``, for its generated step)."""
     made: dict[tuple[int, ...], Fn] = {}
-    for (pname, aname), picked in plan(game, deps).items():
-        if len(picked) == len(game.triggers):
-            continue
-        if picked not in made:
-            made[picked] = _triggers_function(ns, [game.triggers[i] for i in picked])
-        for a in game.phases[pname].actions:
-            if a.name == aname:
-                a.check_after = made[picked]
+    for (pname, aname), checks in plan(game, deps).items():
+        a = next(x for x in game.phases[pname].actions if x.name == aname)
+        picked = tuple(i for i, _f in checks)
+        if len(picked) != len(game.triggers):
+            if picked not in made:
+                made[picked] = _triggers_function(c.cg, [game.triggers[i] for i in picked])
+            a.check_after = made[picked]
+        if any(f is not None for _i, f in checks):
+            a.step_check = _seat_triggers(c, game, checks)
+
+
+def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | None:
+    """``_triggers(S, mover)`` over the triggers of ``checks``, those given as (v, when)
+    compiled anew with ``v`` bound to the mover (``deps.Deps.seat_form``)."""
+    entries = []
+    seat = []
+    for i, form in checks:
+        name, when, do, ends = game.triggers[i]
+        if form is not None:
+            v, tree = form
+            sc = Scope((v,))
+            nerr = len(c.errors)
+            fn, _t = c.expr(tree, sc)
+            if len(c.errors) > nerr:  # not expected: the parts compiled before
+                del c.errors[nerr:]
+                return None
+            when = Unit(fn, sc.n, when.span)
+        entries.append((name, when, do, ends))
+        seat.append(form is not None)
+    return _triggers_function(c.cg, entries, tuple(seat))
 
 
 def _elem_type(t: str) -> str:

@@ -41,7 +41,7 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
         if action.next is not None:
             return None  # next is computed at run time
         nxt = "end_turn"
-    lines = ["def _step(S, ok):"]
+    lines = ["def _step(S, ok):", "    mover = S.actor"]
     if nxt == "end_turn":
         if game.turn_end is not None or game.turn_start is not None:
             return None
@@ -63,9 +63,15 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
         "        raise RuntimeRulesError(f\"phase '{S.phase}': the player to act is {actor!r}, \"",
         f"                                'not a seat at this table', {ns.k(ph.span)})",
         # as _enter_phase: the action's own check of the triggers only after a clean step
-        f"    check = {ns.k(action)}.check_after if ok else None",
         "    S._check_next = None",
-        f"    if (check or {ns.k(game)}.check_triggers)(S):",
+        "    if ok:",
+        f"        check = {ns.k(action)}.step_check",
+        "        if check is not None:",
+        "            if check(S, mover):",
+        "                return",
+        f"        elif ({ns.k(action)}.check_after or {ns.k(game)}.check_triggers)(S):",
+        "            return",
+        f"    elif {ns.k(game)}.check_triggers(S):",
         "        return",
         "    S._trig_ok = True",
         "    S._entries = S._legal = S._legal_list = None",

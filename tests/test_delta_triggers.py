@@ -78,17 +78,52 @@ def test_same_games_as_checking_every_trigger(path: Any) -> None:
 
 def test_thirty_one_plan() -> None:
     """What Thirty-One's steps can change: a stand changes no hand (no blitz), a draw
-    changes neither the knocker nor the turn (no knock); a knock or a discard may change all."""
+    changes neither the knocker nor the turn (no knock); a knock or a discard may change all.
+    A draw or a discard changes the mover's hand only: blitz is asked of the mover alone."""
     game = rulelang.load("thirty-one")
     names = [t[0] for t in game.triggers]
-    got = {k: [names[i] for i in v] for k, v in plan(game, _deps(game)).items()}
+    got = {k: [names[i] + ("@mover" if f else "") for i, f in v]
+           for k, v in plan(game, _deps(game)).items()}
     assert got == {
-        ("draw", "draw stock"): ["blitz", "stock_exhausted"],
-        ("draw", "draw discard"): ["blitz", "stock_exhausted"],
+        ("draw", "draw stock"): ["blitz@mover", "stock_exhausted"],
+        ("draw", "draw discard"): ["blitz@mover", "stock_exhausted"],
         ("draw", "knock"): ["blitz", "knock", "stock_exhausted"],
         ("draw", "stand"): ["knock", "stock_exhausted"],
-        ("discard", "discard"): ["blitz", "knock", "stock_exhausted"],
+        ("discard", "discard"): ["blitz@mover", "knock", "stock_exhausted"],
     }
+
+
+def test_seat_form() -> None:
+    game = rulelang.load("thirty-one")
+    d = _deps(game)
+    form = d.seat_form(d.parse_expr("(knocker == none or opt.blitz_after_knock) and "
+                                    "any(blitzed(p) for p in players)"))
+    assert form is not None
+    plain, per, v, _tree = form
+    assert (plain, per, v) == ({"g:knocker", "players"}, {"z:hand"}, "p")
+    # another seat's hand is read: any change of a hand needs the whole trigger
+    assert "z:hand" in d.seat_form(d.parse_expr(
+        "any(size(hand[next_seat(p)]) == 0 for p in players)"))[0]
+    assert d.seat_form(d.parse_expr("any(hand_value(hand[p]) > lives[p] for p in players)"))[1] \
+        == {"z:hand", "c:lives"}
+    assert d.seat_form(d.parse_expr("any(let p = 0; size(hand[p]) == 0 for p in players)")) \
+        is None
+
+
+def test_step_writes_tell_the_movers_own_zone() -> None:
+    game = rulelang.load("thirty-one")
+    d = _deps(game)
+    args = {"c": d.parse_expr("hand[me]")}
+    assert d.step_writes(d.parse_stmts("move(c, discard)"), args) == {"z:hand@me", "z:discard"}
+    assert d.step_writes(d.parse_stmts(["taken = top(discard)", "move(taken, hand[me])"]),
+                         {}) == {"g:taken", "z:discard", "z:hand@me"}
+    # once a card has moved, a name no longer tells where its card is
+    assert "z:stock" in d.step_writes(d.parse_stmts(
+        ["move(top(discard), hand[me])", "move(c, discard)"]), args)
+    assert "z:hand" in d.step_writes(d.parse_stmts(
+        ["c = top(discard)", "if size(stock) > 0 { c = top(stock) }", "move(c, hand[me])"]), {})
+    assert "z:hand" in d.step_writes(d.parse_stmts(
+        ["for me in players { pass }", "move(top(stock), hand[me])"]), {})
 
 
 def test_reads_and_writes() -> None:
@@ -113,7 +148,7 @@ def test_a_trigger_that_does_not_end_the_round_is_always_checked() -> None:
     d = _deps(game)
     name, when, do, _ends = game.triggers[0]
     game.triggers[0] = (name, when, do, False)
-    assert set(plan(game, d).values()) == {(0, 1, 2)}
+    assert set(plan(game, d).values()) == {((0, None), (1, None), (2, None))}
 
 
 def test_a_determinized_sample_checks_every_trigger() -> None:
