@@ -884,87 +884,44 @@ def _key_items(key: Any) -> int:
     return len(key) if type(key) is tuple else 1
 
 
-_MISS = object()  # no result remembered (a result may be None)
-
-
 def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter (``_order_free``);
     such a result is kept only when exact (see ``_exact``). An argument that cannot be part of
-    a key (a record) means the call is just computed.
-
-    Where an argument is order-free, the result is also kept under the key of the arguments
-    in the order given (no sort): sorting a key costs more than the lookup, and the same hand
-    in the same order is judged again and again (after every step). That key gives the result
-    the sorted key gives, so the answers are the ones of the sorted key alone."""
+    a key (a record) means the call is just computed."""
     params = [f"a{i}" for i in range(k)]
-    free = order_free or (False,) * k
     keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
             else f"(tuple({p}) if type({p}) is list else {p})"
-            for p, k_free in zip(params, free)]
-    plain = [f"(tuple({p}) if type({p}) is list else {p})" for p in params]
-    key = keys[0] if k == 1 else "(" + ", ".join(keys) + ")"
-    fast = plain[0] if k == 1 else "(" + ", ".join(plain) + ")"
+            for p, k_free in zip(params, order_free or (False,) * k)]
+    key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
     size = "_key_items(key)" if k == 1 else "sum([_key_items(x) for x in key])"
     if k == 0:
         key, size = "()", "1"
     args = ", ".join(["S", *params])
-    keep = "if _exact(v): " if any(free) else ""
-    head = [f"def _m({args}):"]
-    twice = "2 * " if any(free) and k else ""  # room for both keys
-    if any(free) and k:
-        # the key in the order given first; its entries are made below, beside the sorted one
-        head += ["    try:",
-                 f"        v = cache.get({fast}, _miss)",
-                 "    except TypeError:",
-                 f"        return inner({args})",
-                 "    if v is not _miss:",
-                 "        return v"]
-    store = [f"    n = {size}",
-             f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
-             f"        if len(cache) >= {MEMO_LIMIT} or used[0] + {twice}n > {MEMO_ITEMS}:",
-             "            cache.clear()",
-             "            used[0] = 0"]
-    if any(free) and k:
-        src_lines = [
-            *head,
-            "    try:",
-            f"        key = {key}",
-            "        v = cache.get(key, _miss)",
-            "    except TypeError:",
-            f"        return inner({args})",
-            "    if v is _miss:",
-            f"        v = inner({args})",
-            *["    " + x for x in store],
-            f"            {keep}cache[key] = v",
-            "            used[0] += n",
-            "    else:",
-            f"        n = {size}",
-            f"    if n <= {MEMO_KEY_ITEMS} and key in cache:  # kept: so is the key as given",
-            f"        cache[{fast}] = v",
-            "        used[0] += n",
-            "    return v"]
-    else:
-        src_lines = [
-            *head,
-            "    try:",
-            f"        key = {key}",
-            "        return cache[key]",
-            "    except KeyError:",
-            "        pass",
-            "    except TypeError:",
-            f"        return inner({args})",
-            f"    v = inner({args})",
-            *store,
-            f"        {keep}cache[key] = v",
-            "        used[0] += n",
-            "    return v"]
-    src = "\n".join(src_lines)
+    keep = "if _exact(v): " if any(order_free) else ""
+    src = "\n".join([
+        f"def _m({args}):",
+        "    try:",
+        f"        key = {key}",
+        "        return cache[key]",
+        "    except KeyError:",
+        "        pass",
+        "    except TypeError:",
+        f"        return inner({args})",
+        f"    v = inner({args})",
+        f"    n = {size}",
+        f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
+        f"        if len(cache) >= {MEMO_LIMIT} or used[0] + n > {MEMO_ITEMS}:",
+        "            cache.clear()",
+        "            used[0] = 0",
+        f"        {keep}cache[key] = v",
+        "        used[0] += n",
+        "    return v"])
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError},
                           "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
-                          "_key_items": _key_items, "sum": sum, "_miss": _MISS}
+                          "_key_items": _key_items, "sum": sum}
     exec(compile(src, "<memo>", "exec"), ns)
     return ns["_m"]
 
