@@ -362,7 +362,8 @@ def step_writes(deps: Deps, action_doc: Any, next_const: str | None, dynamic_nex
                 phase_enter: dict[str, Any], first_phase: str, turn_doc: Any) -> frozenset[str]:
     """What an action's step may write: its effects, then the engine's and the hooks' writes
     on the way to the next phase or turn."""
-    action_doc = action_doc or {}
+    if not hasattr(action_doc, "get"):
+        return frozenset({ALL})  # an action not found as written: not followed
     args = {str(k): deps.parse_expr(v) for k, v in (action_doc.get("args") or {}).items()}
     w = set(deps.step_writes(deps.parse_stmts(action_doc.get("do")),
                              {k: v for k, v in args.items() if v is not None}))
@@ -411,8 +412,9 @@ def plan(game: Any, deps: Deps) -> dict[tuple[str, str], tuple[Check, ...]]:
                 out[(pname, a.name)] = tuple((i, None) for i in range(len(triggers)))
                 continue
             dynamic = a.next is not None and a.next_const is None
-            w = step_writes(deps, adoc.get(a.name), a.next_const, dynamic, enter,
-                            game.first_phase, doc.get("turn"))
+            found = a.name in adoc
+            w = step_writes(deps, (adoc.get(a.name) or {}) if found else None, a.next_const,
+                            dynamic, enter, game.first_phase, doc.get("turn"))
             checks: list[Check] = []
             for i, r in enumerate(reads):
                 if not overlaps(r, w):

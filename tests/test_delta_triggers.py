@@ -151,6 +151,12 @@ def test_a_trigger_that_does_not_end_the_round_is_always_checked() -> None:
     assert set(plan(game, d).values()) == {((0, None), (1, None), (2, None))}
 
 
+def test_an_action_not_found_in_the_rules_checks_every_trigger() -> None:
+    game = rulelang.load("thirty-one")
+    game.phases["draw"].actions[3].name = "wait"  # was stand: its effects cannot be read
+    assert plan(game, _deps(game))[("draw", "wait")] == ((0, None), (1, None), (2, None))
+
+
 def test_a_determinized_sample_checks_every_trigger() -> None:
     """A sample places hidden cards anew (a hand may now be a 31): its next step checks every
     trigger, as a state after a deal does."""
