@@ -567,7 +567,8 @@ class Builder:
         if not self.errors and not c.errors:
             game.check_triggers = _triggers_function(c.cg, triggers)
             _delta_triggers(c, game, Deps(doc, list(zmap), list(counters), list(globs),
-                                             functions, self.loaded.supers))
+                                             functions, self.loaded.supers,
+                                             {z for z, (_i, per) in zmap.items() if per}))
             for ph in phases.values():
                 for a in ph.actions:
                     a.step = step_function(c.cg, game, a)

@@ -41,9 +41,13 @@ class Deps:
     """Reads and writes of the rules text of one game, by the names it declares."""
 
     def __init__(self, doc: Any, zones: list[str], counters: list[str], globs: list[str],
-                 functions: dict[str, Any], supers: dict[str, Any]) -> None:
+                 functions: dict[str, Any], supers: dict[str, Any],
+                 per_player: set[str] | None = None) -> None:
         self.doc = doc
         self.zones = set(zones)
+        # the zones of each player: only hand[me] is the mover's own (not a shared zone's
+        # item); None: none is known to be
+        self.per_player = per_player or set()
         self.counters = set(counters)
         self.globals = set(globs)
         self.functions = functions
@@ -217,7 +221,8 @@ class Deps:
             return {"z:" + node.id}
         if (isinstance(node, N.Index) and isinstance(node.obj, N.Name)
                 and node.obj.id in self.zones):
-            if me_ok and isinstance(node.index, N.Name) and node.index.id == "me":
+            if (me_ok and isinstance(node.index, N.Name) and node.index.id == "me"
+                    and node.obj.id in self.per_player):
                 return {"z:" + node.obj.id + "@me"}
             return {"z:" + node.obj.id}
         return {"z:" + z for z in self.zones}

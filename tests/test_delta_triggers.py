@@ -26,7 +26,8 @@ GAMES = game_files()
 def _deps(game: Game) -> Deps:
     doc = game.doc
     return Deps(doc, [z.name for z in game.zones], [n for n, _ in game.counters],
-                [n for n, _ in game.globals], game.functions, {})
+                [n for n, _ in game.globals], game.functions, {},
+                {z.name for z in game.zones if z.per_player})
 
 
 def _load(path: Any) -> Game:
@@ -124,6 +125,10 @@ def test_step_writes_tell_the_movers_own_zone() -> None:
         ["c = top(discard)", "if size(stock) > 0 { c = top(stock) }", "move(c, hand[me])"]), {})
     assert "z:hand" in d.step_writes(d.parse_stmts(
         ["for me in players { pass }", "move(top(stock), hand[me])"]), {})
+    # only a zone of each player has an own part for the mover
+    d.per_player = set()
+    assert d.step_writes(d.parse_stmts("move(top(stock), hand[me])"), {}) == {"z:stock",
+                                                                            "z:hand"}
 
 
 def test_reads_and_writes() -> None:
