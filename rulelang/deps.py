@@ -8,6 +8,11 @@ effects, the turn, the first phase's ``enter``), and the engine's own writes (wh
 phase, who acts). This module works out, from the checked AST, the things each expression reads
 and each block of effects writes, and so the triggers to check after each action.
 
+A step that changes only the mover's own zones (a ``move`` whose card comes from a zone the
+compiler can tell, into ``hand[me]``) lets a trigger ``C and any(E for p in players)``, whose
+``E`` reads the seats' own zones and counters only at ``p``, be asked of the mover alone
+(``Deps.seat_form``): the others' answers cannot have changed.
+
 It is conservative: anything it cannot follow (an overridden function, ``super``, a ``next``
 that is computed, a built-in that looks at where cards lie) counts as reading or writing
 everything, and a game with a trigger that does not end the round (it may hold at the start
