@@ -15,6 +15,7 @@ from .builtins import BUILTINS
 from .cards import Deck, rank_text
 from .codegen import Namespace, Src, cond_lines, fn_of, src_of, unit_call
 from .compile import Compiler, Scope, Symbols, UserFn
+from .deps import Deps, plan
 from .engine import State
 from .errors import (
     CheckError,
@@ -27,6 +28,7 @@ from .errors import (
     UsageError,
     did_you_mean,
 )
+from .fuse import step_function
 from .game import ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef
 from .limits import MEMO_ITEMS, MEMO_KEY_ITEMS, MEMO_LIMIT, MEMO_RESULT_ITEMS
 from .parse import parse
@@ -412,6 +414,12 @@ class Builder:
         game.generated = c.cg
         if not self.errors and not c.errors:
             game.check_triggers = _triggers_function(c.cg, triggers)
+            _delta_triggers(c, game, Deps(doc, list(zmap), list(counters), list(globs),
+                                             functions, self.loaded.supers,
+                                             {z for z, (_i, per) in zmap.items() if per}))
+            for ph in phases.values():
+                for a in ph.actions:
+                    a.step = step_function(c.cg, game, a)
         for k, v in c.global_types.items():
             v = v - {"none"}  # 'none' means no value yet, whatever the kind
             game.global_types[k] = next(iter(v)) if len(v) == 1 else "any"
@@ -570,13 +578,17 @@ def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
     return [f"{pad}if {src_of(when, ns)[0]}:"]
 
 
-def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]]) -> Fn:
+def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]],
+                       seat: tuple[bool, ...] = ()) -> Fn:
     """One generated function that checks the triggers in order after a step, each ``when``
     spliced in with its own frame and its errors located at it. Returns whether one ended the
-    round (its name is then in ``S.pending_end``; the engine finishes the round)."""
-    lines = ["def _triggers(S):"]
-    for name, when, do, ends in triggers:
+    round (its name is then in ``S.pending_end``; the engine finishes the round). ``seat``: the
+    triggers asked of the mover alone (deps.plan), whose frame starts with it."""
+    lines = ["def _triggers(S, mover=None):" if any(seat) else "def _triggers(S):"]
+    for k, (name, when, do, ends) in enumerate(triggers):
         frame = f"[None] * {when.nslots}" if when.nslots else ns.k(NO_FRAME)
+        if k < len(seat) and seat[k]:  # its frame starts with the seat it is asked of
+            frame = "[mover" + ", None" * (when.nslots - 1) + "]"
         lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
                   "    except PY_ERRORS as e:",
                   f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
@@ -590,6 +602,43 @@ def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | Non
                   "            return True"]
     lines.append("    return False")
     return ns.define("_triggers", lines)
+
+
+def _delta_triggers(c: Compiler, game: Game, deps: Deps) -> None:
+    """Give each action the check of only the triggers its step can make true (see
+    ``deps.plan``), and where only the mover's own cards can have changed, the check that
+    asks such a trigger of the mover alone (``step_check``, for its generated step)."""
+    made: dict[tuple[int, ...], Fn] = {}
+    for (pname, aname), checks in plan(game, deps).items():
+        a = next(x for x in game.phases[pname].actions if x.name == aname)
+        picked = tuple(i for i, _f in checks)
+        if len(picked) != len(game.triggers):
+            if picked not in made:
+                made[picked] = _triggers_function(c.cg, [game.triggers[i] for i in picked])
+            a.check_after = made[picked]
+        if any(f is not None for _i, f in checks):
+            a.step_check = _seat_triggers(c, game, checks)
+
+
+def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | None:
+    """``_triggers(S, mover)`` over the triggers of ``checks``, those given as (v, when)
+    compiled anew with ``v`` bound to the mover (``deps.Deps.seat_form``)."""
+    entries = []
+    seat = []
+    for i, form in checks:
+        name, when, do, ends = game.triggers[i]
+        if form is not None:
+            v, tree = form
+            sc = Scope((v,))
+            nerr = len(c.errors)
+            fn, _t = c.expr(tree, sc)
+            if len(c.errors) > nerr:  # not expected: the parts compiled before
+                del c.errors[nerr:]
+                return None
+            when = Unit(fn, sc.n, when.span)
+        entries.append((name, when, do, ends))
+        seat.append(form is not None)
+    return _triggers_function(c.cg, entries, tuple(seat))
 
 
 def _elem_type(t: str) -> str:

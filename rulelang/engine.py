@@ -45,6 +45,11 @@ class State(Table, MoveTexts):
     once an effect or trigger has ended it).
     """
 
+    # every trigger was found false at the last step (see deps.py): the next step need check
+    # only the triggers it can make true (``check_next``, that action's ``check_after``)
+    triggers_clean = False
+    check_next: Any = None
+
     def __init__(self, game: Game, players: int, seed: int = 0, dealer: int | None = None, *,
                  start: dict[str, Any] | None = None, deal: dict[str, Any] | None = None,
                  auto_continue: bool = True, record: bool = True,
@@ -268,6 +273,7 @@ class State(Table, MoveTexts):
         self.decisions += 1
         WORK[0] = MAX_WORK  # a fresh allowance for this step (its use is counted at its end)
         mover = self.actor
+        trig_ok, self.triggers_clean = self.triggers_clean, False
         seen: set[tuple[int, int]] | None = None
         if self.record:
             self.history.append((mover, self.move_text(action, args)))  # type: ignore
@@ -290,7 +296,12 @@ class State(Table, MoveTexts):
                     self.move_text(action, args, v, seen) for v in range(self.n))))
             if self.pending_end is not None:
                 self._finish_round()
+            elif action.step is not None:  # _goto and _enter_phase, generated for the action
+                if action.step(self, trig_ok):
+                    self._finish_round()
             else:
+                if trig_ok:
+                    self.check_next = action.check_after
                 self._goto(action.next_const or (action.next(self, F) if action.next is not None
                                                  else "end_turn"))
             if self.status == "round_over":
@@ -402,6 +413,7 @@ class State(Table, MoveTexts):
             raise RuntimeRulesError(f"the match went on for more than {self.max_rounds} rounds")
         self.round_steps = 0
         self.turns = 0
+        self.check_next = None  # a new deal: every trigger is checked
         self.ended_by = None
         self.pending_end = None
         self.status = "play"
@@ -472,9 +484,12 @@ class State(Table, MoveTexts):
             if self.pending_end is not None:
                 self._finish_round()
                 return
-        if g.check_triggers(self):  # type: ignore[misc]
+        check = self.check_next or g.check_triggers
+        self.check_next = None
+        if check(self):  # type: ignore[misc]
             self._finish_round()
             return
+        self.triggers_clean = True
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
 

@@ -53,6 +53,15 @@ class ActionDef:
     # action has none, so that it ends the turn; False when it did not parse) and when:
     next_tree: Any = None
     when_tree: Any = None
+    # S -> like Game.check_triggers, over only the triggers this action's step can make true
+    # (see deps.py); None: all of them
+    check_after: Fn | None = None
+    # (S, ok) -> what the engine does after the effects (next, entering the phase, the
+    # triggers), generated as one function (see fuse.py); None: the engine's general path
+    step: Fn | None = None
+    # (S, mover) -> the check of the triggers for ``step`` where some are asked of the mover
+    # alone (see deps.plan); None: ``check_after``
+    step_check: Fn | None = None
 
 
 @dataclass

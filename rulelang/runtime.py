@@ -34,10 +34,17 @@ PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError
 STATE_READS = frozenset({
     "n", "zones", "ctr", "g", "seated", "active", "dealer", "turn", "actor", "phase", "round",
     "turns", "ended_by", "max_moves", "values", "get", "pending_end",
+    # the flow's counters and limits, for an action's generated step (fuse.py)
+    "steps", "round_steps", "total_turns", "max_round_steps", "max_game_steps",
 })
-STATE_WRITES = frozenset({"dealer", "pending_end", "g", "ctr"})
+STATE_WRITES = frozenset({
+    "dealer", "pending_end", "g", "ctr",
+    # an action's generated step (fuse.py) does what the engine's flow does
+    "turn", "turns", "total_turns", "phase", "actor", "steps", "round_steps", "check_next",
+    "triggers_clean",
+})
 STATE_CALLS = frozenset({
-    "group_list", "enumerate_args",
+    "group_list", "enumerate_args", "forget_legal",
     # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",

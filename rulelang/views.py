@@ -68,6 +68,7 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
     unseen cards: a sample of what the hidden cards might be, never what they are."""
     s = S.clone(share_rng=True)
     s.record = False
+    s.triggers_clean = False  # hidden cards change places: the next step checks every trigger
     places: list[tuple[int, int]] = []
     cards: list[int] = []
     face, zvis, zowner = S.face, S.zvis, S.zowner

@@ -1,0 +1,81 @@
+"""An action's step after its effects, generated as one function: where the turn goes next,
+entering the phase, and the check of the triggers.
+
+``State._goto`` and ``State._enter_phase`` handle every case (a ``next`` computed at run time,
+turn hooks, phase ``enter`` effects) and look everything up in the game at every step. For an
+action whose ``next`` names a phase or ``end_turn`` outright, in a game whose turn has no
+``start`` or ``end`` effects and whose next phase has no ``enter`` effects, the step is a fixed
+sequence known before anyone plays: this module writes it out, with the phase, its actor and
+the turn order spliced in as constants, so that a decision runs one generated function instead
+of two engine methods. It does exactly what those methods do, the same checks with the same
+messages; anything else keeps the engine's path (``ActionDef.step`` stays None).
+
+The generated source is made of fixed templates and constant names only (see codegen.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .codegen import Namespace
+
+# the engine's step limits, as _enter_phase words them
+_LIMITS = [
+    "    S.steps += 1",
+    "    S.round_steps += 1",
+    "    if S.round_steps > S.max_round_steps:",
+    "        raise RuntimeRulesError(f'the round ran more than {S.max_round_steps} steps '",
+    "                                f\"without ending (in phase '{S.phase}')\")",
+    "    if S.steps > S.max_game_steps:",
+    "        raise RuntimeRulesError(f'the game ran more than {S.max_game_steps} steps '",
+    "                                f\"(in phase '{S.phase}')\")",
+]
+
+
+def step_function(ns: Namespace, game: Any, action: Any) -> Any:
+    """``step(S, ok)``: what ``State._goto(next)`` then ``State._enter_phase()`` do after
+    ``action``'s effects (``ok``: every trigger was false before the step, so the action's
+    own ``check_after`` may be used); True when a trigger ended the round (the engine then
+    finishes it). None where the engine's general path is needed."""
+    nxt = action.next_const
+    if nxt is None:
+        if action.next is not None:
+            return None  # next is computed at run time
+        nxt = "end_turn"
+    lines = ["def _step(S, ok):", "    mover = S.actor"]
+    if nxt == "end_turn":
+        if game.turn_end is not None or game.turn_start is not None:
+            return None
+        if game.turn_next is not None:
+            lines.append(f"    S.turn = {ns.k(game.turn_next.call)}(S)")
+        else:
+            lines.append("    S.turn = S.fx_next_seat(S.turn)")
+        lines += ["    S.turns += 1", "    S.total_turns += 1"]
+        nxt = game.first_phase
+    ph = game.phases.get(nxt)
+    if ph is None or ph.enter is not None:
+        return None
+    lines.append(f"    S.phase = {ns.k(nxt)}")
+    lines += _LIMITS
+    actor = "S.turn" if ph.actor is None else f"{ns.k(ph.actor.call)}(S)"
+    lines += [
+        f"    actor = S.actor = {actor}",
+        "    if type(actor) is not int or not 0 <= actor < S.n:",
+        "        raise RuntimeRulesError(f\"phase '{S.phase}': the player to act is {actor!r}, \"",
+        f"                                'not a seat at this table', {ns.k(ph.span)})",
+        # as _enter_phase: the action's own check of the triggers only after a clean step
+        "    S.check_next = None",
+        "    if ok:",
+        f"        check = {ns.k(action)}.step_check",
+        "        if check is not None:",
+        "            if check(S, mover):",
+        "                return True",
+        f"        elif ({ns.k(action)}.check_after or {ns.k(game)}.check_triggers)(S):",
+        "            return True",
+        f"    elif {ns.k(game)}.check_triggers(S):",
+        "        return True",
+        "    S.triggers_clean = True",
+        "    S.forget_legal()",
+        "    return False",
+    ]
+    return ns.define("_step", lines, action.span)
