@@ -35,8 +35,10 @@ if ! command -v "$PYPY" >/dev/null 2>&1; then
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
             apt-get install -y -qq pypy3 pypy3-venv; } >/tmp/pypy-apt.log 2>&1 \
             || skip "apt-get could not install pypy3 (see /tmp/pypy-apt.log)"
+    elif [ "$PYPY" = pypy3 ]; then
+        skip "no pypy3 on PATH, and no apt-get run as root to install it"
     else
-        skip "no $PYPY on PATH, and no apt-get run as root to install it"
+        skip "no $PYPY on PATH"
     fi
 fi
 [ -x "$CPY" ] || { echo "pypy check: $CPY is missing: run 'make pypy' (or 'make demo' first)"; exit 1; }
