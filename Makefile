@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test lint bench bench-smoke fuzz soak clean
+.PHONY: demo test lint bench bench-smoke pypy fuzz soak clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -44,6 +44,11 @@ bench: $(BENCHSTAMP)
 bench-smoke: $(STAMP)
 	$(BIN)/python benchmarks/bench.py --smoke
 
+# PyPy (installed with apt-get if missing) in .venv-pypy: the bundled games checked and tested
+# on it, and the same seeds giving the same statistics as under CPython (docs/performance.md)
+pypy: $(STAMP)
+	bash benchmarks/pypy_check.sh
+
 # the mutation fuzzer: 10,000 mutated bundled games through `rulelang check` (CI runs a few
 # hundred in tests/test_fuzz.py); failing cases land in fuzz/crashes/
 fuzz: $(DEVSTAMP)
@@ -55,4 +60,4 @@ soak: $(STAMP)
 	$(BIN)/python -m fuzz.soak --games $${SOAK_GAMES:-100000} --seconds $${SOAK_SECONDS:-3600}
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) .venv-pypy build dist *.egg-info .pytest_cache .ruff_cache

@@ -604,7 +604,7 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return False
         for choice in itertools.product(*places):
             ps = sorted(choice)
-            if all(b == a + 1 for a, b in itertools.pairwise(ps)):
+            if all(b == a + 1 for a, b in zip(ps, ps[1:])):
                 return True
         return False
 

@@ -11,8 +11,10 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .compat import SLOTS
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, **SLOTS)
 class Span:
     """A place in a source file: 1-based line and column, and the path as the user named it."""
 
