@@ -11,85 +11,33 @@ import re
 from typing import Any
 
 from . import nodes as N
-from .builtins import BUILTINS
 from .cards import Deck, rank_text
-from .codegen import Namespace, Src, cond_lines, fn_of, src_of, unit_call
+from .codegen import Src, fn_of, unit_call
 from .compile import Compiler, Scope, Symbols, UserFn
-from .deps import Deps, plan
+from .deps import Deps
 from .engine import State
 from .errors import (
     CheckError,
     CheckWarning,
     RulesError,
     RulesErrors,
-    RuntimeRulesError,
     Span,
     SyntaxErr,
     UsageError,
     did_you_mean,
 )
+from .flowgen import delta_triggers, legal_function, triggers_function
+from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
 from .game import ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef
-from .limits import MEMO_ITEMS, MEMO_KEY_ITEMS, MEMO_LIMIT, MEMO_RESULT_ITEMS
+from .options import resolve_options
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
-from .runtime import NO_FRAME, PY_ERRORS, WORK, out_of_work
 from .yamlload import YMap
 
 
 def _unit(fn: Fn, nslots: int, span: Span) -> Unit:
     return Unit(fn, nslots, span, unit_call(fn, nslots, span))
-
-
-def resolve_options(doc: YMap, given: dict[str, Any] | None) -> tuple[dict[str, Any],
-                                                                     dict[str, dict[str, Any]]]:
-    """Option values: the rules file's defaults, then ``given`` (strings are parsed by the type
-    of the default). Raises ``UsageError`` for an unknown option or a bad value."""
-    specs: dict[str, dict[str, Any]] = {}
-    values: dict[str, Any] = {}
-    for name, spec in (doc.get("options") or {}).items():
-        specs[str(name)] = dict(spec)
-        values[str(name)] = spec.get("default")
-    for k, v in (given or {}).items():
-        if k not in specs:
-            raise UsageError(f"this game has no option '{k}'{did_you_mean(k, specs)}"
-                             + (f"; its options are {', '.join(specs)}" if specs else ""))
-        values[k] = coerce_option(k, v, specs[k])
-    return values, specs
-
-
-def coerce_option(name: str, v: Any, spec: dict[str, Any]) -> Any:
-    default = spec.get("default")
-    if isinstance(v, str):
-        t = v.strip()
-        if isinstance(default, bool):
-            if t.lower() in ("true", "yes", "1", "on"):
-                v = True
-            elif t.lower() in ("false", "no", "0", "off"):
-                v = False
-            else:
-                raise UsageError(f"option '{name}' takes true or false, not '{v}'")
-        elif isinstance(default, int):
-            try:
-                v = int(t)
-            except ValueError:
-                raise UsageError(f"option '{name}' takes a whole number, not '{v}'") from None
-        elif isinstance(default, float):
-            try:
-                v = float(t)
-            except ValueError:
-                raise UsageError(f"option '{name}' takes a number, not '{v}'") from None
-    if isinstance(default, bool) != isinstance(v, bool) or (
-            isinstance(default, (int, float)) and not isinstance(v, (int, float))):
-        raise UsageError(f"option '{name}' takes a value like {default!r}, not {v!r}")
-    if "min" in spec and isinstance(v, (int, float)) and v < spec["min"]:
-        raise UsageError(f"option '{name}' must be at least {spec['min']}, not {v}")
-    if "max" in spec and isinstance(v, (int, float)) and v > spec["max"]:
-        raise UsageError(f"option '{name}' must be at most {spec['max']}, not {v}")
-    if "choices" in spec and v not in spec["choices"]:
-        raise UsageError(f"option '{name}' must be one of "
-                         f"{', '.join(map(str, spec['choices']))}, not {v!r}")
-    return v
 
 
 class Builder:
@@ -274,7 +222,7 @@ class Builder:
                     # an overridden definition is compiled only if the one over it calls
                     # super(): a variant may replace a function whose old body uses a name
                     # it removes
-                    if not _calls_super(prev_body, effect, kspan):
+                    if not calls_super(prev_body, effect, kspan):
                         break
                     prev_body = sbody
                     sm = SIG.match(str(skey))
@@ -316,11 +264,11 @@ class Builder:
                 if tree is not None:
                     fn, uf.ret = c.expr(tree, sc)
                     uf.tree, uf.size = tree, sum(1 for _ in N.walk(tree))
-                    uf.order_free = tuple(_order_free(tree, p) for p in uf.params)
+                    uf.order_free = tuple(order_free(tree, p) for p in uf.params)
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
-            _install(uf, fn, base, c.cg)
-        _memoize_pure(functions)
+            install(uf, fn, base, c.cg)
+        memoize_pure(functions)
         c.functions_final = True
 
         copies: Unit | int
@@ -395,7 +343,7 @@ class Builder:
                 conserved.append((str(k), u))
 
         self.errors.extend(c.errors)
-        self.errors.extend(_recursion_errors(functions))
+        self.errors.extend(recursion_errors(functions))
         game = Game(
             name=str(doc.get("name", "")), path=self.loaded.path, files=self.loaded.files,
             options=self.options, option_specs={}, min_players=pmin, max_players=pmax,
@@ -413,8 +361,8 @@ class Builder:
         )
         game.generated = c.cg
         if not self.errors and not c.errors:
-            game.check_triggers = _triggers_function(c.cg, triggers)
-            _delta_triggers(c, game, Deps(doc, list(zmap), list(counters), list(globs),
+            game.check_triggers = triggers_function(c.cg, triggers)
+            delta_triggers(c, game, Deps(doc, list(zmap), list(counters), list(globs),
                                              functions, self.loaded.supers,
                                              {z for z, (_i, per) in zmap.items() if per}))
             for ph in phases.values():
@@ -507,345 +455,14 @@ class Builder:
                                      when_src, arg_srcs, next_tree, when_tree))
         ph = PhaseDef(name, actor, enter, actions, 0, span)
         if not self.errors and not c.errors:
-            ph.legal = _legal_function(c.cg, actions)
+            ph.legal = legal_function(c.cg, actions)
         return ph
-
-
-def _legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
-    """One generated function that lists a phase's legal (action, arguments) entries in
-    order: each action's ``when`` spliced in, one loop per action with one argument (actions
-    with several arguments are enumerated by the engine). A Python error is reported at the
-    ``when`` of the action being listed, and more than ``S.max_moves`` entries at the
-    action."""
-    lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
-    for i, a in enumerate(actions):
-        frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
-        lines += [f"        _a = {i}", f"        F = {frame}"]
-        check = ["if len(out) > S.max_moves:",
-                 f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
-                 f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
-        if not a.args:  # at most one entry: the limit can only be passed when it is added
-            lines += [*_when_test(a.when_src, " " * 8, ns),
-                      f"            out.append({ns.k((a, ()))})",
-                      *("            " + x for x in check)]
-            continue
-        if len(a.args) == 1 and len(a.arg_srcs) == 1:
-            slot = a.args[0][3]
-            opts = src_of(a.arg_srcs[0], ns)[0]
-            lines += [f"        _o = {opts}",
-                      "        if type(_o) is not list:",
-                      "            _o = [_o]",
-                      f"        for F[{slot}] in _o:",
-                      *_when_test(a.when_src, " " * 12, ns),
-                      f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
-        elif len(a.args) == len(a.arg_srcs):
-            lines += _nested_loops(a, ns)
-        else:
-            lines.append(f"        S.enumerate_args({ns.k(a)}, out)")
-        lines += ["        " + x for x in check]
-    spans = ns.k(tuple(a.when_span for a in actions))
-    lines += ["    except RulesError:", "        raise",
-              "    except Exception as e:",
-              f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {spans}[_a]) "
-              "from None",
-              "    return out"]
-    return ns.define("_legal", lines, actions[0].span if actions else None)
-
-
-def _nested_loops(a: ActionDef, ns: Namespace) -> list[str]:
-    """The loops that list an action with several arguments: one ``for`` per argument, each
-    argument's options computed inside the loops of the ones before it (it may name them),
-    the ``when`` innermost; the order of ``State.enumerate_args``, with no call per option."""
-    lines: list[str] = []
-    pad = " " * 8
-    for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
-        lines += [f"{pad}_o{i} = {src_of(src, ns)[0]}",
-                  f"{pad}if type(_o{i}) is not list:",
-                  f"{pad}    _o{i} = [_o{i}]",
-                  f"{pad}for F[{slot}] in _o{i}:"]
-        pad += "    "
-    values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
-    return lines + [*_when_test(a.when_src, pad, ns),
-                    f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
-
-
-def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
-    """The lines of an ``if`` on an action's ``when`` (``cond_lines`` where it has parts)."""
-    if when is None:
-        return [f"{pad}if True:"]
-    if isinstance(when, Src) and when.parts is not None:
-        return [*cond_lines(when, "_c", pad, ns), f"{pad}if _c:"]
-    return [f"{pad}if {src_of(when, ns)[0]}:"]
-
-
-def _triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]],
-                       seat: tuple[bool, ...] = ()) -> Fn:
-    """One generated function that checks the triggers in order after a step, each ``when``
-    spliced in with its own frame and its errors located at it. Returns whether one ended the
-    round (its name is then in ``S.pending_end``; the engine finishes the round). ``seat``: the
-    triggers asked of the mover alone (deps.plan), whose frame starts with it."""
-    lines = ["def _triggers(S, mover=None):" if any(seat) else "def _triggers(S):"]
-    for k, (name, when, do, ends) in enumerate(triggers):
-        frame = f"[None] * {when.nslots}" if when.nslots else ns.k(NO_FRAME)
-        if k < len(seat) and seat[k]:  # its frame starts with the seat it is asked of
-            frame = "[mover" + ", None" * (when.nslots - 1) + "]"
-        lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
-                  "    except PY_ERRORS as e:",
-                  f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
-                  f"{ns.k(when.span)}) from None",
-                  "    if _c:"]
-        if do is not None:
-            lines.append(f"        {ns.k(do.call)}(S)")
-        if ends:
-            lines.append(f"        S.pending_end = {ns.k(name)}")
-        lines += ["        if S.pending_end is not None:",
-                  "            return True"]
-    lines.append("    return False")
-    return ns.define("_triggers", lines)
-
-
-def _delta_triggers(c: Compiler, game: Game, deps: Deps) -> None:
-    """Give each action the check of only the triggers its step can make true (see
-    ``deps.plan``), and where only the mover's own cards can have changed, the check that
-    asks such a trigger of the mover alone (``step_check``, for its generated step)."""
-    made: dict[tuple[int, ...], Fn] = {}
-    for (pname, aname), checks in plan(game, deps).items():
-        a = next(x for x in game.phases[pname].actions if x.name == aname)
-        picked = tuple(i for i, _f in checks)
-        if len(picked) != len(game.triggers):
-            if picked not in made:
-                made[picked] = _triggers_function(c.cg, [game.triggers[i] for i in picked])
-            a.check_after = made[picked]
-        if any(f is not None for _i, f in checks):
-            a.step_check = _seat_triggers(c, game, checks)
-
-
-def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | None:
-    """``_triggers(S, mover)`` over the triggers of ``checks``, those given as (v, when)
-    compiled anew with ``v`` bound to the mover (``deps.Deps.seat_form``)."""
-    entries = []
-    seat = []
-    for i, form in checks:
-        name, when, do, ends = game.triggers[i]
-        if form is not None:
-            v, tree = form
-            sc = Scope((v,))
-            nerr = len(c.errors)
-            fn, _t = c.expr(tree, sc)
-            if len(c.errors) > nerr:  # not expected: the parts compiled before
-                del c.errors[nerr:]
-                return None
-            when = Unit(fn, sc.n, when.span)
-        entries.append((name, when, do, ends))
-        seat.append(form is not None)
-    return _triggers_function(c.cg, entries, tuple(seat))
 
 
 def _elem_type(t: str) -> str:
     if t.startswith("list[") and t.endswith("]"):
         return t[5:-1]
     return "any"
-
-
-def _install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
-    n = uf.nslots
-    if fn is None:
-        uf.fn = lambda S, *a: None
-        return
-    k = len(uf.params)
-    span = uf.span
-    # generated code runs on a frame that starts with the arguments
-    params = [f"a{i}" for i in range(k)]
-    frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
-    if uf.effect:  # a procedure: its statements
-        uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
-                                 *ns.charge_lines(span), f"    {ns.k(fn)}(S, {frame})"], span)
-        return
-    if isinstance(fn, Src):
-        uf.fn = ns.function(params, frame, fn, span, f" (in '{uf.name}')", charge=True)
-        return
-    fn = fn_of(fn)
-    if k == 1 and n == 1:
-        def func1(S: Any, a: Any) -> Any:
-            WORK[0] -= 1
-            if WORK[0] < 0:
-                out_of_work(span)
-            try:
-                return fn(S, [a])
-            except PY_ERRORS as e:
-                raise RuntimeRulesError(f"{type(e).__name__}: {e} (in '{uf.name}')", span) \
-                    from None
-        uf.fn = func1
-        return
-
-    def func(S: Any, *args: Any) -> Any:
-        WORK[0] -= 1
-        if WORK[0] < 0:
-            out_of_work(span)
-        F = list(args) + [None] * (n - k) if n > k else list(args)
-        try:
-            return fn(S, F)
-        except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e} (in '{uf.name}')", span) \
-                from None
-
-    uf.fn = func
-    _ = base
-
-
-
-
-def _order_free(tree: N.Node, param: str) -> bool:
-    """Whether the order of the list passed as ``param`` cannot matter: it is only looped over
-    by a comprehension that sum/max/min/any/all reduce, sized, or searched with ``in``. (A
-    hand evaluator then judges A K Q and K Q A once, not six times.)"""
-    uses = allowed = 0
-    for n in N.walk(tree):
-        if isinstance(n, N.Name) and n.id == param:
-            uses += 1
-        elif isinstance(n, N.Call) and len(n.args) == 1 and not n.kwargs:
-            arg = n.args[0]
-            if (b := BUILTINS.get(n.func)) is not None and b.order_free and isinstance(
-                    arg, N.Comprehension):
-                allowed += sum(isinstance(it, N.Name) and it.id == param
-                               for _v, it, _c in arg.clauses)
-            elif n.func == "size" and isinstance(arg, N.Name) and arg.id == param:
-                allowed += 1
-        elif (isinstance(n, N.Compare) and n.ops in (("in",), ("not in",))
-              and isinstance(n.operands[1], N.Name) and n.operands[1].id == param):
-            allowed += 1
-    return uses == allowed
-
-
-def _exact(v: Any) -> bool:
-    """Whether a result is the same whatever order it was computed in (no float rounding);
-    a result too big to look through is not kept."""
-    if type(v) is not list:
-        return type(v) is not float
-    # builtins.leaves written out (no generator step per card): the hands and melds that
-    # such results are made of are looked through at every call that is not remembered yet
-    stack = [v]
-    n = 0
-    while stack:
-        x = stack.pop()
-        n += len(x)
-        if n > MEMO_RESULT_ITEMS:
-            return False
-        for y in x:
-            if type(y) is list:
-                stack.append(y)
-            elif type(y) is float:
-                return False
-    return True
-
-
-def _memoize_pure(functions: dict[str, UserFn]) -> None:
-    """Remember the results of functions that read nothing but their arguments (hand
-    evaluators, mostly): the same hand is judged many times in a game and across games."""
-    changed = True
-    while changed:  # a function is pure only if everything it calls is
-        changed = False
-        for uf in functions.values():
-            if uf.pure and any(not functions[c].pure for c in uf.calls if c in functions):
-                uf.pure = False
-                changed = True
-    for uf in functions.values():
-        if not uf.pure or uf.fn is None:
-            continue
-        uf.fn = _memo(uf.fn, len(uf.params), uf.order_free)
-
-
-def _key_items(key: Any) -> int:
-    """How many items a memo key holds (lists became tuples in it)."""
-    return len(key) if type(key) is tuple else 1
-
-
-def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
-    """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
-    lists become tuples in the key, sorted where their order cannot matter (``_order_free``);
-    such a result is kept only when exact (see ``_exact``). An argument that cannot be part of
-    a key (a record) means the call is just computed."""
-    params = [f"a{i}" for i in range(k)]
-    keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
-            else f"(tuple({p}) if type({p}) is list else {p})"
-            for p, k_free in zip(params, order_free or (False,) * k)]
-    key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
-    size = "_key_items(key)" if k == 1 else "sum([_key_items(x) for x in key])"
-    if k == 0:
-        key, size = "()", "1"
-    args = ", ".join(["S", *params])
-    keep = "if _exact(v): " if any(order_free) else ""
-    # a remembered result charges the work it cost when it was computed, so that a game's
-    # accounting is the same whatever ran before it in the process
-    src = "\n".join([
-        f"def _m({args}):",
-        "    try:",
-        f"        key = {key}",
-        "        v, cost = cache[key]",
-        "    except KeyError:",
-        "        pass",
-        "    except TypeError:",
-        f"        return inner({args})",
-        "    else:",
-        "        WORK[0] -= cost",
-        "        if WORK[0] < 0:",
-        "            out_of_work()",
-        "        return v",
-        "    w = WORK[0]",
-        f"    v = inner({args})",
-        f"    n = {size}",
-        f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
-        f"        if len(cache) >= {MEMO_LIMIT} or used[0] + n > {MEMO_ITEMS}:",
-        "            cache.clear()",
-        "            used[0] = 0",
-        f"        {keep}cache[key] = (v, w - WORK[0])",
-        "        used[0] += n",
-        "    return v"])
-    ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
-                                           "len": len, "list": list, "KeyError": KeyError,
-                                           "TypeError": TypeError},
-                          "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
-                          "_key_items": _key_items, "sum": sum, "WORK": WORK,
-                          "out_of_work": out_of_work}
-    exec(compile(src, "<memo>", "exec"), ns)
-    return ns["_m"]
-
-
-def _calls_super(body: Any, effect: bool, span: Span) -> bool:
-    """Whether a function's (or procedure's) rules text calls super(...); text that does not
-    parse counts as calling it, so that its errors are reported as before."""
-    for line in body if isinstance(body, list) else [body]:
-        try:
-            tree = parse(as_str(line, span), "stmts" if effect else "expr", span)
-        except RulesError:
-            return True
-        for root in tree if isinstance(tree, tuple) else (tree,):
-            if any(isinstance(n, N.Call) and n.func == "super" for n in N.walk(root)):
-                return True
-    return False
-
-
-def _recursion_errors(functions: dict[str, UserFn]) -> list[RulesError]:
-    """Functions may not call themselves, directly or through others: every call ends."""
-    errors: list[RulesError] = []
-    reported: set[str] = set()
-    for start in functions:
-        stack = [(start, (start,))]
-        seen: set[str] = set()
-        while stack:
-            name, path = stack.pop()
-            for callee in functions[name].calls:
-                if callee == start:
-                    if start not in reported:
-                        cyc = " -> ".join((*path, callee))
-                        errors.append(CheckError(
-                            f"'{start}' calls itself ({cyc}); recursion is not allowed, "
-                            "use a loop or a comprehension", functions[start].span))
-                        reported.update(path)
-                elif callee not in seen and callee in functions:
-                    seen.add(callee)
-                    stack.append((callee, (*path, callee)))
-    return errors
 
 
 def build_game(loaded: Loaded, options: dict[str, Any] | None = None) -> Game:

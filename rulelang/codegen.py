@@ -16,8 +16,14 @@ from typing import Any
 
 from . import runtime
 from .errors import RuntimeRulesError
-from .limits import MAX_INLINE_DEPTH
-from .runtime import NO_FRAME, PY_ERRORS
+from .limits import (
+    MAX_INLINE_DEPTH,
+    MEMO_ITEMS,
+    MEMO_KEY_ITEMS,
+    MEMO_LIMIT,
+    MEMO_RESULT_ITEMS,
+)
+from .runtime import NO_FRAME, PY_ERRORS, WORK, out_of_work
 
 
 class Namespace:
@@ -216,3 +222,81 @@ def _short(v: Any) -> str:
         return f"<the place {v}>"
     text = repr(v)
     return text if len(text) <= 70 else text[:67] + "..."
+
+
+def _exact(v: Any) -> bool:
+    """Whether a result is the same whatever order it was computed in (no float rounding);
+    a result too big to look through is not kept."""
+    if type(v) is not list:
+        return type(v) is not float
+    # builtins.leaves written out (no generator step per card): the hands and melds that
+    # such results are made of are looked through at every call that is not remembered yet
+    stack = [v]
+    n = 0
+    while stack:
+        x = stack.pop()
+        n += len(x)
+        if n > MEMO_RESULT_ITEMS:
+            return False
+        for y in x:
+            if type(y) is list:
+                stack.append(y)
+            elif type(y) is float:
+                return False
+    return True
+
+
+def _key_items(key: Any) -> int:
+    """How many items a memo key holds (lists became tuples in it)."""
+    return len(key) if type(key) is tuple else 1
+
+
+def memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
+    """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
+    lists become tuples in the key, sorted where their order cannot matter
+    (``functions.order_free``); such a result is kept only when exact (see ``_exact``). An
+    argument that cannot be part of a key (a record) means the call is just computed."""
+    params = [f"a{i}" for i in range(k)]
+    keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
+            else f"(tuple({p}) if type({p}) is list else {p})"
+            for p, k_free in zip(params, order_free or (False,) * k)]
+    key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
+    size = "_key_items(key)" if k == 1 else "sum([_key_items(x) for x in key])"
+    if k == 0:
+        key, size = "()", "1"
+    args = ", ".join(["S", *params])
+    keep = "if _exact(v): " if any(order_free) else ""
+    # a remembered result charges the work it cost when it was computed, so that a game's
+    # accounting is the same whatever ran before it in the process
+    src = "\n".join([
+        f"def _m({args}):",
+        "    try:",
+        f"        key = {key}",
+        "        v, cost = cache[key]",
+        "    except KeyError:",
+        "        pass",
+        "    except TypeError:",
+        f"        return inner({args})",
+        "    else:",
+        "        WORK[0] -= cost",
+        "        if WORK[0] < 0:",
+        "            out_of_work()",
+        "        return v",
+        "    w = WORK[0]",
+        f"    v = inner({args})",
+        f"    n = {size}",
+        f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
+        f"        if len(cache) >= {MEMO_LIMIT} or used[0] + n > {MEMO_ITEMS}:",
+        "            cache.clear()",
+        "            used[0] = 0",
+        f"        {keep}cache[key] = (v, w - WORK[0])",
+        "        used[0] += n",
+        "    return v"])
+    ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
+                                           "len": len, "list": list, "KeyError": KeyError,
+                                           "TypeError": TypeError},
+                          "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
+                          "_key_items": _key_items, "sum": sum, "WORK": WORK,
+                          "out_of_work": out_of_work}
+    exec(compile(src, "<rules memo>", "exec"), ns)
+    return ns["_m"]

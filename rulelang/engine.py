@@ -16,16 +16,16 @@ compiler. Move texts are ``movetext``'s, seats' views and samples ``views``'.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, bisect_right
 from typing import Any
 
 from . import views
 from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
+from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
-from .movekeys import distinct_entries
 from .movetext import MoveTexts, canon_move, cards_in
 from .runtime import NO_FRAME, PY_ERRORS, WORK
+from .seats import Seats
 from .table import Table
 
 # What a seed means: it goes up whenever the same seed and the same moves may play another game
@@ -34,7 +34,7 @@ from .table import Table
 ENGINE_FORMAT = 2
 
 
-class State(Table, MoveTexts):
+class State(Table, Seats, LegalMoves, MoveTexts):
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
     Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
@@ -217,19 +217,6 @@ class State(Table, MoveTexts):
         winners = w if isinstance(w, list) else ([] if w is None else [w])
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.n)]
 
-    def legal_moves(self) -> list[str]:
-        if self._legal_list is None:
-            self._compute_texts()
-        return list(self._legal_list or [])
-
-    def num_moves(self) -> int:
-        """How many legal moves there are (the length of ``legal_moves()``), cheaply."""
-        if self._unique:
-            if self._entries is None:
-                self._compute_legal()
-            return len(self._entries or ())
-        return len(self._distinct())
-
     def apply_index(self, i: int) -> None:
         """Play the i-th move of ``legal_moves()`` without building the move texts; what a
         bot that only counts the moves uses."""
@@ -241,17 +228,6 @@ class State(Table, MoveTexts):
         if self._entries is None:
             self._compute_legal()
         self._apply_entry(*self._entries[i])  # type: ignore[index]
-
-    def _distinct(self) -> list[tuple[ActionDef, tuple]]:
-        """The legal entries, one per move text (equal cards of several packs are one move),
-        in the order of ``legal_moves()``, found without building most texts."""
-        if self._entries is None:
-            self._compute_legal()
-        entries = self._entries
-        if self._moves_of is not entries:
-            self._moves = distinct_entries(self, entries or [], canon_move)
-            self._moves_of = entries
-        return self._moves
 
     def apply(self, move: str) -> None:
         """Play a move given as its text. An illegal move raises ``IllegalMove`` and leaves
@@ -447,7 +423,7 @@ class State(Table, MoveTexts):
                     self._finish_round()
                     return
             self.turn = (g.turn_next(self) if g.turn_next is not None
-                         else self._step_seat(self.turn, 1, g.direction))
+                         else self.next_seat(self.turn))
             self.turns += 1
             self.total_turns += 1
             self.phase = g.first_phase
@@ -540,132 +516,6 @@ class State(Table, MoveTexts):
         flow's loop, so that no number of such rounds deepens the stack."""
         while self.status == "round_over" and self.auto_continue:
             self._next_round()
-
-    # ------------------------------------------------------------------ legal moves
-
-    def _compute_legal(self) -> None:
-        """The legal (action, arguments) pairs of the phase, in order; texts come later. The
-        phase's generated function lists them (``build._legal_function``)."""
-        entries: list[tuple[ActionDef, tuple]] = []
-        if self.status == "play":
-            WORK[0] = MAX_WORK  # listing the moves is work of its own, counted to this state
-            entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
-            self._count_work()
-            if not entries:
-                raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "
-                                        f"'{self.phase}'")
-        self._entries = entries
-        self._legal = None
-        self._legal_list = None
-
-    def _compute_texts(self) -> None:
-        """Move texts for the legal entries; equal texts (equal cards of several packs) are one
-        move."""
-        if self._entries is None:
-            self._compute_legal()
-        legal: dict[str, tuple[ActionDef, tuple]] = {}
-        order: list[str] = []
-        for action, args in self._entries or ():
-            text = self.move_text(action, args)
-            key = canon_move(text)
-            if key not in legal:
-                legal[key] = (action, args)
-                order.append(text)
-        self._legal = legal
-        self._legal_list = order
-
-    def enumerate_args(self, action: ActionDef, out: list[tuple[ActionDef, tuple]]) -> None:
-        F: list[Any] = [None] * action.nslots
-        when = action.when
-        args = action.args
-        if len(args) == 1:
-            fn, slot = args[0][1], args[0][3]
-            opts = fn(self, F)
-            if not isinstance(opts, list):
-                opts = [opts]
-            for v in opts:
-                F[slot] = v
-                if when is None or when(self, F):
-                    out.append((action, (v,)))
-            return
-        nargs = len(args)
-        slots = [a[3] for a in args]
-
-        def rec(i: int) -> None:
-            if i == nargs:
-                if when is None or when(self, F):
-                    out.append((action, tuple(F[k] for k in slots)))
-                return
-            opts = args[i][1](self, F)
-            if not isinstance(opts, list):
-                opts = [opts]
-            slot = slots[i]
-            for v in opts:
-                F[slot] = v
-                rec(i + 1)
-
-        rec(0)
-
-    # ------------------------------------------------------------------ seats
-
-    def players(self) -> list[int]:
-        return list(self.seated)
-
-    def next_seat(self, s: int, k: int = 1) -> int:
-        return self._step_seat(s, k, self.game.direction)
-
-    def prev_seat(self, s: int, k: int = 1) -> int:
-        return self._step_seat(s, k, -self.game.direction)
-
-    def _step_seat(self, s: int, k: int, d: int) -> int:
-        """The k-th seat still in play from s, going the way d (1 or -1)."""
-        seated = self.seated
-        if k == 1 and seated and type(s) is int and 0 <= s < self.n:
-            # the nearest seat still in play that way, by bisection
-            if d == 1:
-                i = bisect_right(seated, s)
-                return seated[i] if i < len(seated) else seated[0]
-            if d == -1:
-                return seated[bisect_left(seated, s) - 1]
-        n = self.n
-        for _ in range(k):
-            for _i in range(n):
-                s = (s + d) % n
-                if self.active[s]:
-                    break
-        return s
-
-    def seats_from(self, s: int) -> list[int]:
-        d = self.game.direction
-        out = []
-        for i in range(self.n):
-            p = (s + d * i) % self.n
-            if self.active[p]:
-                out.append(p)
-        return out
-
-    fx_next_seat = next_seat
-
-    fx_prev_seat = prev_seat
-
-    fx_seats_from = seats_from
-
-    def fx_active(self, p: int) -> bool:
-        return bool(self.active[p])
-
-    def fx_owner(self, c: int) -> int | None:
-        o = self.zowner[self.loc[c]]
-        return None if o < 0 else o
-
-    def fx_zone_of(self, c: int) -> str:
-        return self.znames[self.loc[c]]
-
-    def fx_visible_to(self, c: int, seat: int) -> bool:
-        return self.visible(c, seat)
-
-    def fx_eliminate(self, p: int) -> None:
-        self.active[p] = False
-        self.seated = [q for q in self.seated if q != p]
 
     def fx_end_round(self, name: str) -> None:
         if self.pending_end is None:

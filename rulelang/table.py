@@ -67,6 +67,17 @@ class Table:
             return self.zones[z][0] == c
         return False
 
+    # the built-ins that ask where a card is and who sees it
+    def fx_owner(self, c: int) -> int | None:
+        o = self.zowner[self.loc[c]]
+        return None if o < 0 else o
+
+    def fx_zone_of(self, c: int) -> str:
+        return self.znames[self.loc[c]]
+
+    def fx_visible_to(self, c: int, seat: int) -> bool:
+        return self.visible(c, seat)
+
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
         if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
             loc = self.loc

@@ -157,7 +157,7 @@ def test_calls_of_functions_count_against_the_work_limit(
 
 
 def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:
-    from rulelang import build
+    from rulelang import codegen, limits
 
     calls = []
 
@@ -165,13 +165,13 @@ def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:
         calls.append(1)
         return len(xs)
 
-    m = build._memo(inner, 1, (True,))
+    m = codegen.memo(inner, 1, (True,))
     cache = m.__globals__["cache"]
     assert m(None, [3, 1, 2]) == 3 and m(None, [1, 2, 3]) == 3  # one order-free key
     assert len(calls) == 1 and len(cache) == 1
-    big = list(range(build.MEMO_KEY_ITEMS + 1))
+    big = list(range(limits.MEMO_KEY_ITEMS + 1))
     assert m(None, big) == len(big) and m(None, big) == len(big)
     assert len(calls) == 3 and len(cache) == 1  # computed each time, never kept
-    for i in range(build.MEMO_ITEMS // build.MEMO_KEY_ITEMS + 10):
-        m(None, list(range(i, i + build.MEMO_KEY_ITEMS)))
-    assert sum(len(k) for k in cache) <= build.MEMO_ITEMS
+    for i in range(limits.MEMO_ITEMS // limits.MEMO_KEY_ITEMS + 10):
+        m(None, list(range(i, i + limits.MEMO_KEY_ITEMS)))
+    assert sum(len(k) for k in cache) <= limits.MEMO_ITEMS

@@ -15,8 +15,8 @@ import pytest
 
 import rulelang
 from rulelang import nodes as N
-from rulelang.build import Game
 from rulelang.deps import ALL, Deps, plan
+from rulelang.game import Game
 
 from .engine_transcripts import game_files, short_options
 

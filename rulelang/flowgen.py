@@ -1,0 +1,148 @@
+"""The generated functions of a game's flow: each phase's legal-move listing and the triggers.
+
+A phase's legal moves are listed by one generated function with every action's ``when``
+spliced in and one loop per argument (nested loops for actions with several); the triggers are
+one generated function checked after every step, and, per action, only the triggers its step
+can make true, asked of the mover alone where that is exact (``deps``). All of it is source
+written from fixed templates and constant names, executed by ``codegen``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .codegen import Namespace, Src, cond_lines, src_of
+from .compile import Compiler, Scope
+from .deps import Deps, plan
+from .game import ActionDef, Fn, Game, Unit
+from .runtime import NO_FRAME
+
+
+def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
+    """One generated function that lists a phase's legal (action, arguments) entries in
+    order: each action's ``when`` spliced in, one loop per action with one argument (actions
+    with several arguments are enumerated by the engine). A Python error is reported at the
+    ``when`` of the action being listed, and more than ``S.max_moves`` entries at the
+    action."""
+    lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
+    for i, a in enumerate(actions):
+        frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
+        lines += [f"        _a = {i}", f"        F = {frame}"]
+        check = ["if len(out) > S.max_moves:",
+                 f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
+                 f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
+        if not a.args:  # at most one entry: the limit can only be passed when it is added
+            lines += [*_when_test(a.when_src, " " * 8, ns),
+                      f"            out.append({ns.k((a, ()))})",
+                      *("            " + x for x in check)]
+            continue
+        if len(a.args) == 1 and len(a.arg_srcs) == 1:
+            slot = a.args[0][3]
+            opts = src_of(a.arg_srcs[0], ns)[0]
+            lines += [f"        _o = {opts}",
+                      "        if type(_o) is not list:",
+                      "            _o = [_o]",
+                      f"        for F[{slot}] in _o:",
+                      *_when_test(a.when_src, " " * 12, ns),
+                      f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
+        elif len(a.args) == len(a.arg_srcs):
+            lines += _nested_loops(a, ns)
+        else:
+            lines.append(f"        S.enumerate_args({ns.k(a)}, out)")
+        lines += ["        " + x for x in check]
+    spans = ns.k(tuple(a.when_span for a in actions))
+    lines += ["    except RulesError:", "        raise",
+              "    except Exception as e:",
+              f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {spans}[_a]) "
+              "from None",
+              "    return out"]
+    return ns.define("_legal", lines, actions[0].span if actions else None)
+
+
+def _nested_loops(a: ActionDef, ns: Namespace) -> list[str]:
+    """The loops that list an action with several arguments: one ``for`` per argument, each
+    argument's options computed inside the loops of the ones before it (it may name them),
+    the ``when`` innermost; the order of ``State.enumerate_args``, with no call per option."""
+    lines: list[str] = []
+    pad = " " * 8
+    for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
+        lines += [f"{pad}_o{i} = {src_of(src, ns)[0]}",
+                  f"{pad}if type(_o{i}) is not list:",
+                  f"{pad}    _o{i} = [_o{i}]",
+                  f"{pad}for F[{slot}] in _o{i}:"]
+        pad += "    "
+    values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
+    return lines + [*_when_test(a.when_src, pad, ns),
+                    f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+
+
+def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
+    """The lines of an ``if`` on an action's ``when`` (``cond_lines`` where it has parts)."""
+    if when is None:
+        return [f"{pad}if True:"]
+    if isinstance(when, Src) and when.parts is not None:
+        return [*cond_lines(when, "_c", pad, ns), f"{pad}if _c:"]
+    return [f"{pad}if {src_of(when, ns)[0]}:"]
+
+
+def triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None, bool]],
+                       seat: tuple[bool, ...] = ()) -> Fn:
+    """One generated function that checks the triggers in order after a step, each ``when``
+    spliced in with its own frame and its errors located at it. Returns whether one ended the
+    round (its name is then in ``S.pending_end``; the engine finishes the round). ``seat``: the
+    triggers asked of the mover alone (deps.plan), whose frame starts with it."""
+    lines = ["def _triggers(S, mover=None):" if any(seat) else "def _triggers(S):"]
+    for k, (name, when, do, ends) in enumerate(triggers):
+        frame = f"[None] * {when.nslots}" if when.nslots else ns.k(NO_FRAME)
+        if k < len(seat) and seat[k]:  # its frame starts with the seat it is asked of
+            frame = "[mover" + ", None" * (when.nslots - 1) + "]"
+        lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
+                  "    except PY_ERRORS as e:",
+                  f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
+                  f"{ns.k(when.span)}) from None",
+                  "    if _c:"]
+        if do is not None:
+            lines.append(f"        {ns.k(do.call)}(S)")
+        if ends:
+            lines.append(f"        S.pending_end = {ns.k(name)}")
+        lines += ["        if S.pending_end is not None:",
+                  "            return True"]
+    lines.append("    return False")
+    return ns.define("_triggers", lines)
+
+
+def delta_triggers(c: Compiler, game: Game, deps: Deps) -> None:
+    """Give each action the check of only the triggers its step can make true (see
+    ``deps.plan``), and where only the mover's own cards can have changed, the check that
+    asks such a trigger of the mover alone (``step_check``, for its generated step)."""
+    made: dict[tuple[int, ...], Fn] = {}
+    for (pname, aname), checks in plan(game, deps).items():
+        a = next(x for x in game.phases[pname].actions if x.name == aname)
+        picked = tuple(i for i, _f in checks)
+        if len(picked) != len(game.triggers):
+            if picked not in made:
+                made[picked] = triggers_function(c.cg, [game.triggers[i] for i in picked])
+            a.check_after = made[picked]
+        if any(f is not None for _i, f in checks):
+            a.step_check = _seat_triggers(c, game, checks)
+
+
+def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | None:
+    """``_triggers(S, mover)`` over the triggers of ``checks``, those given as (v, when)
+    compiled anew with ``v`` bound to the mover (``deps.Deps.seat_form``)."""
+    entries = []
+    seat = []
+    for i, form in checks:
+        name, when, do, ends = game.triggers[i]
+        if form is not None:
+            v, tree = form
+            sc = Scope((v,))
+            nerr = len(c.errors)
+            fn, _t = c.expr(tree, sc)
+            if len(c.errors) > nerr:  # not expected: the parts compiled before
+                del c.errors[nerr:]
+                return None
+            when = Unit(fn, sc.n, when.span)
+        entries.append((name, when, do, ends))
+        seat.append(form is not None)
+    return triggers_function(c.cg, entries, tuple(seat))

@@ -1,0 +1,124 @@
+"""Legal moves: listing them, lazily, and telling them apart.
+
+A phase's legal (action, arguments) entries are listed by its generated function
+(``flowgen.legal_function``) when first asked for: a bot's look-ahead often never asks. Texts
+are made only for ``legal_moves()``; ``num_moves()``, what a bot that only counts moves needs,
+keys distinct moves without them (``movekeys``), since equal cards of several packs are one
+move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import RuntimeRulesError
+from .game import ActionDef
+from .limits import MAX_WORK
+from .movekeys import distinct_entries
+from .movetext import canon_move
+from .runtime import WORK
+
+
+class LegalMoves:
+    """The legal moves of a state (a mixin of ``engine.State``, which sets these up)."""
+
+    game: Any
+    status: str
+    phase: str
+    actor: int | None
+    _unique: bool
+    _entries: list[tuple[ActionDef, tuple]] | None
+    _legal: dict[str, tuple[ActionDef, tuple]] | None
+    _legal_list: list[str] | None
+    _moves: list[tuple[ActionDef, tuple]]
+    _moves_of: Any
+    _count_work: Callable[[], None]
+    move_text: Callable[..., str]
+
+    def legal_moves(self) -> list[str]:
+        if self._legal_list is None:
+            self._compute_texts()
+        return list(self._legal_list or [])
+
+    def num_moves(self) -> int:
+        """How many legal moves there are (the length of ``legal_moves()``), cheaply."""
+        if self._unique:
+            if self._entries is None:
+                self._compute_legal()
+            return len(self._entries or ())
+        return len(self._distinct())
+
+    def _distinct(self) -> list[tuple[ActionDef, tuple]]:
+        """The legal entries, one per move text (equal cards of several packs are one move),
+        in the order of ``legal_moves()``, found without building most texts."""
+        if self._entries is None:
+            self._compute_legal()
+        entries = self._entries
+        if self._moves_of is not entries:
+            self._moves = distinct_entries(self, entries or [], canon_move)
+            self._moves_of = entries
+        return self._moves
+
+    def _compute_legal(self) -> None:
+        """The legal (action, arguments) pairs of the phase, in order; texts come later. The
+        phase's generated function lists them (``flowgen.legal_function``)."""
+        entries: list[tuple[ActionDef, tuple]] = []
+        if self.status == "play":
+            WORK[0] = MAX_WORK  # listing the moves is work of its own, counted to this state
+            entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
+            self._count_work()
+            if not entries:
+                raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "
+                                        f"'{self.phase}'")
+        self._entries = entries
+        self._legal = None
+        self._legal_list = None
+
+    def _compute_texts(self) -> None:
+        """Move texts for the legal entries; equal texts (equal cards of several packs) are one
+        move."""
+        if self._entries is None:
+            self._compute_legal()
+        legal: dict[str, tuple[ActionDef, tuple]] = {}
+        order: list[str] = []
+        for action, args in self._entries or ():
+            text = self.move_text(action, args)
+            key = canon_move(text)
+            if key not in legal:
+                legal[key] = (action, args)
+                order.append(text)
+        self._legal = legal
+        self._legal_list = order
+
+    def enumerate_args(self, action: ActionDef, out: list[tuple[ActionDef, tuple]]) -> None:
+        F: list[Any] = [None] * action.nslots
+        when = action.when
+        args = action.args
+        if len(args) == 1:
+            fn, slot = args[0][1], args[0][3]
+            opts = fn(self, F)
+            if not isinstance(opts, list):
+                opts = [opts]
+            for v in opts:
+                F[slot] = v
+                if when is None or when(self, F):
+                    out.append((action, (v,)))
+            return
+        nargs = len(args)
+        slots = [a[3] for a in args]
+
+        def rec(i: int) -> None:
+            if i == nargs:
+                if when is None or when(self, F):
+                    out.append((action, tuple(F[k] for k in slots)))
+                return
+            opts = args[i][1](self, F)
+            if not isinstance(opts, list):
+                opts = [opts]
+            slot = slots[i]
+            for v in opts:
+                F[slot] = v
+                rec(i + 1)
+
+        rec(0)

@@ -1,0 +1,69 @@
+"""Seats: who is still in play, and going round the table.
+
+Seats are numbered 0 .. players-1 clockwise; play goes the game's direction (1 clockwise, -1
+anticlockwise). ``seated`` is the list of seats still in play, in order: rules read it at every
+step, so it is kept (and replaced, never changed in place, when a seat is eliminated), and the
+next seat is found by bisecting it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import Any
+
+
+class Seats:
+    """The seats of a state (a mixin of ``engine.State``, which sets these up)."""
+
+    game: Any
+    n: int
+    active: list[bool]
+    seated: list[int]
+
+    def players(self) -> list[int]:
+        return list(self.seated)
+
+    def next_seat(self, s: int, k: int = 1) -> int:
+        return self._step_seat(s, k, self.game.direction)
+
+    def prev_seat(self, s: int, k: int = 1) -> int:
+        return self._step_seat(s, k, -self.game.direction)
+
+    def _step_seat(self, s: int, k: int, d: int) -> int:
+        """The k-th seat still in play from s, going the way d (1 or -1)."""
+        seated = self.seated
+        if k == 1 and seated and type(s) is int and 0 <= s < self.n:
+            # the nearest seat still in play that way, by bisection
+            if d == 1:
+                i = bisect_right(seated, s)
+                return seated[i] if i < len(seated) else seated[0]
+            if d == -1:
+                return seated[bisect_left(seated, s) - 1]
+        n = self.n
+        for _ in range(k):
+            for _i in range(n):
+                s = (s + d) % n
+                if self.active[s]:
+                    break
+        return s
+
+    def seats_from(self, s: int) -> list[int]:
+        d = self.game.direction
+        out = []
+        for i in range(self.n):
+            p = (s + d * i) % self.n
+            if self.active[p]:
+                out.append(p)
+        return out
+
+    # the built-ins of the same names (builtins.BUILTINS, state=True)
+    fx_next_seat = next_seat
+    fx_prev_seat = prev_seat
+    fx_seats_from = seats_from
+
+    def fx_active(self, p: int) -> bool:
+        return bool(self.active[p])
+
+    def fx_eliminate(self, p: int) -> None:
+        self.active[p] = False
+        self.seated = [q for q in self.seated if q != p]
