@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench bench-smoke fuzz soak clean
+.PHONY: demo test test-long lint bench bench-smoke fuzz soak clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -23,11 +23,18 @@ demo: $(STAMP)
 	$(BIN)/rulelang check games
 	$(BIN)/rulelang simulate thirty-one --players 4 --games 200 --agents greedy,random --seed 1
 
+# `rulelang test games` (every bundled scenario) is not run here on its own: the suite runs it
+# (tests/test_cli.py::test_test_bundled_games, which also checks the count passed), and it costs
+# ~9 s of CPU. The suite's random-game and fuzz sizes are the short ones (see tests/); test-long
+# runs the same tests with the earlier, larger sizes.
 test: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
 	$(BIN)/rulelang check games
-	$(BIN)/rulelang test games
 	$(BIN)/python -m pytest
+
+test-long: $(DEVSTAMP)
+	RULELANG_SIM_DECISIONS=0 RULELANG_SIM_GAMES=200 RULELANG_FUZZ_CASES=300 \
+	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
