@@ -4,9 +4,9 @@ slowest tests by CPU time.
 The machine that runs the suite is often shared, so wall-clock durations (``--durations``) say
 more about the neighbours than about a test. Each test's CPU time is measured here instead: this
 process's user+sys time plus that of the child processes it waited for (the CLI subprocesses,
-the simulation's worker processes). The ``RULELANG_SLOWEST`` slowest (default 10; 0 turns the
-report off) are listed at the end of the run with the total, so that a test that grows slow is
-seen in every ``make test``.
+the simulation's worker processes) and of the forked CLI commands (tests/forkcli.py). The
+``RULELANG_SLOWEST`` slowest (default 10; 0 turns the report off) are listed at the end of the
+run with the total, so that a test that grows slow is seen in every ``make test``.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import resource
 from collections.abc import Generator
 
 import pytest
+
+from . import forkcli
 
 SLOWEST = int(os.environ.get("RULELANG_SLOWEST", "10"))
 _cpu: dict[str, float] = {}
@@ -28,10 +30,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _cpu_seconds() -> float:
-    """User+sys seconds of this process and of its children waited for so far."""
+    """User+sys seconds of this process, of its children waited for so far and of the forked
+    `rulelang` commands (tests/forkcli.py)."""
     me = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    return (me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+            + forkcli.cpu_seconds)
 
 
 @pytest.hookimpl(hookwrapper=True)
