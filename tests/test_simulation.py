@@ -8,15 +8,15 @@ a file are split into two chunks, played by two processes.
 
 How many games: every file plays at least two games per allowed number of players (one of them
 through move texts, one by index), then goes on up to ``RULELANG_SIM_GAMES`` games (default
-200) unless it has already made ``RULELANG_SIM_DECISIONS`` decisions (default 60,000; 0 = no
+200) unless it has already made ``RULELANG_SIM_DECISIONS`` decisions (default 30,000; 0 = no
 limit). A short match (Thirty-One: ~90 decisions) still plays its 200 games; a long one (Ten
-Pennies, seven rounds that no option shortens, ~3,000 decisions) stops after ~20 games instead
+Pennies, seven rounds that no option shortens, ~3,000 decisions) stops after ~15 games instead
 of spending most of ``make test`` on 200 of them. ``make test-long`` plays 200 games of every file
 (``RULELANG_SIM_DECISIONS=0``). Which games are played is fixed by the file and these two
 numbers, never by the machine or the number of worker processes.
 
 To keep random matches short, options that set a match's length are lowered (never raised) to
-the values in SHORT, within the option's declared range: random bots rarely knock, and a pot
+the values in helpers.SHORT, within the option's declared range: random bots rarely knock, and a pot
 game at its default stake can take tens of thousands of decisions. Everything else is played
 with the file's defaults.
 """
@@ -35,33 +35,19 @@ import pytest
 import rulelang
 from rulelang.agents import RandomAgent
 
-from .helpers import rules_files
+from .helpers import rules_files, short_options
 
 GAMES_PER_FILE = int(os.environ.get("RULELANG_SIM_GAMES", "200"))
-DECISIONS_PER_FILE = int(os.environ.get("RULELANG_SIM_DECISIONS", "60000"))
+DECISIONS_PER_FILE = int(os.environ.get("RULELANG_SIM_DECISIONS", "30000"))
 # one round of player counts in TEXT_EVERY plays its moves as text, the others by index: the
 # first round of counts is played as text, so that every count is played both ways as soon as
 # two rounds of counts are played
 TEXT_EVERY = 4
 CHUNKS = 2  # always two chunks (even on one core), so that the games played never depend on it
 MAX_DECISIONS_PER_GAME = 50_000
-SHORT = {"lives": 2, "tokens": 1, "chips": 10, "hands": 3, "max_turns": 30, "target": 0}
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 FILES = rules_files()
-
-
-def short_options(path: Path) -> dict[str, Any]:
-    specs = rulelang.load(str(path)).option_specs
-    out: dict[str, Any] = {}
-    for name, spec in specs.items():
-        default = spec.get("default")
-        if name in SHORT and isinstance(default, int) and not isinstance(default, bool):
-            v = min(default, SHORT[name])
-            v = max(v, spec.get("min", v))
-            if v != default:
-                out[name] = v
-    return out
 
 
 def conserved_values(game: Any, state: Any) -> dict[str, float]:
