@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test lint bench bench-smoke pypy fuzz soak clean
+.PHONY: demo test test-long lint bench bench-smoke pypy fuzz soak clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,11 +29,21 @@ demo: $(STAMP)
 	$(BIN)/rulelang check games
 	$(BIN)/rulelang simulate thirty-one --players 4 --games 200 --agents greedy,random --seed 1
 
+# `rulelang test games` (every bundled scenario) is not run here on its own: the suite runs it
+# (tests/test_cli.py::test_test_bundled_games, which also checks the count passed), and it costs
+# ~9 s of CPU. The suite plays random games of a file up to a budget of decisions, and runs its
+# ~300 `rulelang` commands as forks of one process that has imported the CLI (tests/forkcli.py);
+# test-long runs the same tests with 200 random games of every file, every command started as a
+# fresh interpreter, 300 fuzz cases and 60 hypothesis examples per fuzz test, as the suite did
+# before.
 test: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
 	$(BIN)/rulelang check games
-	$(BIN)/rulelang test games
 	$(BIN)/python -m pytest
+
+test-long: $(DEVSTAMP)
+	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \
+	RULELANG_FUZZ_EXAMPLES=60 $(BIN)/python -m pytest
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
@@ -49,8 +59,8 @@ bench-smoke: $(STAMP)
 pypy: $(STAMP)
 	bash benchmarks/pypy_check.sh
 
-# the mutation fuzzer: 10,000 mutated bundled games through `rulelang check` (CI runs a few
-# hundred in tests/test_fuzz.py); failing cases land in fuzz/crashes/
+# the mutation fuzzer: 10,000 mutated bundled games through `rulelang check` (CI runs 150 in
+# tests/test_fuzz.py); failing cases land in fuzz/crashes/
 fuzz: $(DEVSTAMP)
 	$(BIN)/python -m fuzz --cases $${FUZZ_CASES:-10000}
 

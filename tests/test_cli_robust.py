@@ -62,13 +62,63 @@ def test_garbage_at_the_prompt_reprompts(bad: str) -> None:
     assert out.count("your move>") == 2, out[-2000:]
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User+sys seconds the processes ``pids`` have used so far (Linux /proc; 0 if gone)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def wait_until_busy(proc: subprocess.Popen[str], seconds: float, workers: bool = False,
+                    fallback: float = 3.0) -> None:
+    """Wait until ``proc`` (or its worker processes) has used ``seconds`` of CPU: past its
+    start-up and into the games, so that the Ctrl-C that follows lands there. Waiting for CPU
+    time, not wall time, keeps this true on a loaded machine and cheap on a quiet one (a wall
+    wait of 3-4 s spent ~10 s of CPU in simulations). Without /proc, ``fallback`` seconds."""
+    if not Path(f"/proc/{proc.pid}/stat").exists():
+        time.sleep(fallback)
+        return
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if cpu_seconds(children(proc.pid) if workers else [proc.pid]) >= seconds:
+            return
+        time.sleep(0.05)
+
+
+def communicate(proc: subprocess.Popen[str], group: bool = False) -> tuple[str, str]:
+    """The output of ``proc`` after a Ctrl-C; if it does not end within 30 s the test fails
+    and the process (with its group) is killed, not left running a 100,000-game simulation
+    on a shared machine."""
+    try:
+        return proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        if group:
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+        proc.communicate()
+        raise
+
+
 def test_play_sigint_in_a_real_terminal_session() -> None:
     env = dict(os.environ, NO_COLOR="1", TERM="dumb")
     proc = subprocess.Popen([RULELANG, "play", "thirty-one", "--seed", "1"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = communicate(proc)
     assert "Traceback" not in out + err
     assert proc.returncode in (0, 1, 130), (proc.returncode, out, err)
 
@@ -78,9 +128,9 @@ def test_simulate_sigint_no_traceback() -> None:
     env = dict(os.environ, NO_COLOR="1", TERM="dumb")
     proc = subprocess.Popen([RULELANG, "simulate", "ten-pennies", "--games", "100000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(3)
+    wait_until_busy(proc, 1.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = communicate(proc)
     assert "Traceback" not in out + err
     assert proc.returncode != 0
 
@@ -92,9 +142,9 @@ def test_simulate_with_workers_ctrl_c_in_a_terminal() -> None:
     proc = subprocess.Popen([RULELANG, "simulate", "thirty-one", "--games", "100000",
                              "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, start_new_session=True)
-    time.sleep(4)
+    wait_until_busy(proc, 1.0, workers=True, fallback=4.0)
     os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = communicate(proc, group=True)
     assert "Traceback" not in out + err and "ForkPoolWorker" not in err, err
     assert proc.returncode == 130
     assert err.strip().endswith("interrupted"), err

@@ -1,4 +1,4 @@
-"""Fuzzing in CI: a few hundred mutated bundled games through `rulelang check` (in process, the
+"""Fuzzing in CI: 150 mutated bundled games through `rulelang check` (in process, the
 CLI's own code path), a few through the real command, and hypothesis over raw text, YAML-shaped
 data and expression strings. Every answer is success or located errors — never a traceback,
 never past the time bound. ``make fuzz`` runs the same mutation fuzzer on 10,000 cases.
@@ -6,6 +6,7 @@ never past the time bound. ``make fuzz`` runs the same mutation fuzzer on 10,000
 
 from __future__ import annotations
 
+import os
 import random
 import string
 from pathlib import Path
@@ -20,7 +21,9 @@ from fuzz.runner import bundled_rules, check_case, run_case
 
 from .helpers import assert_no_traceback, run_cli
 
-CI_CASES = 300
+# 150 mutated cases by default (~3 s of CPU), in six blocks; RULELANG_FUZZ_CASES=300 (make
+# test-long) for more, `make fuzz` for 10,000
+CI_CASES = int(os.environ.get("RULELANG_FUZZ_CASES", "150"))
 TIME_BOUND = 10.0
 BASES = bundled_rules()
 
@@ -69,7 +72,8 @@ def check_bytes(tmp_path: Path, data: bytes) -> None:
     assert outcome in ("ok", "errors"), detail
 
 
-FUZZ = settings(max_examples=60, deadline=None,
+# 30 examples per test by default; RULELANG_FUZZ_EXAMPLES=60 (make test-long) for more
+FUZZ = settings(max_examples=int(os.environ.get("RULELANG_FUZZ_EXAMPLES", "30")), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 

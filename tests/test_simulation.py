@@ -3,12 +3,20 @@ after every step, and every game ends.
 
 One parameterised test per rules file in games/ (scenarios excluded), ids by file name:
 ``pytest -k stop-the-bus`` runs one game's simulation and ``-m "not simulation"`` skips them
-all (``RULELANG_SIM_GAMES=20`` plays fewer games per file, for a quick local run). Each file
-gets GAMES_PER_FILE games with random agents, cycling through every allowed number of players;
-the games of a file are split over two processes.
+all. Each file gets random agents cycling through every allowed number of players; the games of
+a file are split into two chunks, played by two processes.
+
+How many games: every file plays at least two games per allowed number of players (one of them
+through move texts, one by index), then goes on up to ``RULELANG_SIM_GAMES`` games (default
+200) unless it has already made ``RULELANG_SIM_DECISIONS`` decisions (default 30,000; 0 = no
+limit). A short match (Thirty-One: ~90 decisions) still plays its 200 games; a long one (Ten
+Pennies, seven rounds that no option shortens, ~3,000 decisions) stops after ~15 games instead
+of spending most of ``make test`` on 200 of them. ``make test-long`` plays 200 games of every file
+(``RULELANG_SIM_DECISIONS=0``). Which games are played is fixed by the file and these two
+numbers, never by the machine or the number of worker processes.
 
 To keep random matches short, options that set a match's length are lowered (never raised) to
-the values in SHORT, within the option's declared range: random bots rarely knock, and a pot
+the values in helpers.SHORT, within the option's declared range: random bots rarely knock, and a pot
 game at its default stake can take tens of thousands of decisions. Everything else is played
 with the file's defaults.
 """
@@ -27,28 +35,19 @@ import pytest
 import rulelang
 from rulelang.agents import RandomAgent
 
-from .helpers import rules_files
+from .helpers import rules_files, short_options
 
 GAMES_PER_FILE = int(os.environ.get("RULELANG_SIM_GAMES", "200"))
-TEXT_EVERY = 4  # one game in TEXT_EVERY plays its moves as text; the others by index
+DECISIONS_PER_FILE = int(os.environ.get("RULELANG_SIM_DECISIONS", "30000"))
+# one round of player counts in TEXT_EVERY plays its moves as text, the others by index: the
+# first round of counts is played as text, so that every count is played both ways as soon as
+# two rounds of counts are played
+TEXT_EVERY = 4
+CHUNKS = 2  # always two chunks (even on one core), so that the games played never depend on it
 MAX_DECISIONS_PER_GAME = 50_000
-SHORT = {"lives": 2, "tokens": 1, "chips": 10, "hands": 3, "max_turns": 30, "target": 0}
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 
 FILES = rules_files()
-
-
-def short_options(path: Path) -> dict[str, Any]:
-    specs = rulelang.load(str(path)).option_specs
-    out: dict[str, Any] = {}
-    for name, spec in specs.items():
-        default = spec.get("default")
-        if name in SHORT and isinstance(default, int) and not isinstance(default, bool):
-            v = min(default, SHORT[name])
-            v = max(v, spec.get("min", v))
-            if v != default:
-                out[name] = v
-    return out
 
 
 def conserved_values(game: Any, state: Any) -> dict[str, float]:
@@ -101,11 +100,19 @@ def play_checked(game: Any, players: int, seed: int, as_text: bool) -> dict[str,
     return {"decisions": steps, "rounds": res["rounds"], "ended_by": state.ended_by}
 
 
-def play_chunk(path: str, options: dict[str, Any], jobs: list[tuple[int, tuple[int, int]]]
-               ) -> list[dict[str, Any]]:
+def play_chunk(path: str, options: dict[str, Any], jobs: list[tuple[int, tuple[int, int]]],
+               at_least: int, decisions: int) -> list[dict[str, Any]]:
+    """Play the chunk's games in order: every job numbered below ``at_least``, then more until
+    the chunk has made ``decisions`` decisions (0: every job)."""
     game = rulelang.load(path, options=options)
-    return [play_checked(game, players, seed, k % TEXT_EVERY == 0)
-            for k, (players, seed) in jobs]
+    out: list[dict[str, Any]] = []
+    made = 0
+    for k, (players, seed, as_text) in jobs:
+        if k >= at_least and decisions and made >= decisions:
+            break
+        out.append(play_checked(game, players, seed, as_text))
+        made += out[-1]["decisions"]
+    return out
 
 
 @pytest.mark.simulation
@@ -115,15 +122,21 @@ def test_random_games(path: Path) -> None:
     game = rulelang.load(str(path), options=options)
     counts = list(range(game.min_players, game.max_players + 1))
     rng = random.Random(path.stem)
-    jobs = [(i, (counts[i % len(counts)], rng.randrange(2**31))) for i in range(GAMES_PER_FILE)]
+    # the seeds are drawn for all GAMES_PER_FILE games, so a game's seed does not depend on
+    # how many are played
+    jobs = [(i, (counts[i % len(counts)], rng.randrange(2**31),
+                 (i // len(counts)) % TEXT_EVERY == 0)) for i in range(GAMES_PER_FILE)]
+    at_least = min(GAMES_PER_FILE, 2 * len(counts))
+    share = -(-DECISIONS_PER_FILE // CHUNKS)
+    chunks = [jobs[k::CHUNKS] for k in range(CHUNKS)]
     if WORKERS == 1:
-        results = play_chunk(str(path), options, jobs)
+        results = [r for c in chunks for r in play_chunk(str(path), options, c, at_least, share)]
     else:
-        chunks = [jobs[k::WORKERS] for k in range(WORKERS)]
         with ProcessPoolExecutor(WORKERS, mp_context=mp.get_context("fork")) as pool:
-            futures = [pool.submit(play_chunk, str(path), options, c) for c in chunks]
+            futures = [pool.submit(play_chunk, str(path), options, c, at_least, share)
+                       for c in chunks]
             results = [r for f in futures for r in f.result()]
-    assert len(results) == GAMES_PER_FILE
+    assert at_least <= len(results) <= GAMES_PER_FILE
     ends = {r["ended_by"] for r in results}
     assert ends - {None} <= set(game.ended_by), ends
     assert ends - {None}, "no match ever ended with a named round ending"
