@@ -2,9 +2,9 @@
 
 ``make accel`` (``python -m rulelang.accel_build``) compiles the modules in ``MODULES`` with
 Cython in pure-Python mode — the ``.py`` files exactly as they are, no ``.pyx`` — into
-extension modules next to them (``rulelang/engine.cpython-311-x86_64-linux-gnu.so``, ...).
+extension modules next to them (``rulelang/table.cpython-311-x86_64-linux-gnu.so``, ...).
 Python's import system prefers an extension module to a ``.py`` of the same name, so from then
-on ``import rulelang.engine`` loads the compiled one; ``make accel-clean``
+on ``import rulelang.table`` loads the compiled one; ``make accel-clean``
 (``python -m rulelang.accel_build clean``) removes them and everything is pure Python again. Results
 are identical either way (``tests/test_differential.py`` runs against both in CI); only speed
 differs (docs/performance.md, "Compiled path").
@@ -36,12 +36,22 @@ from typing import Any
 PACKAGE = Path(__file__).resolve().parent
 MANIFEST = PACKAGE / "_accel_manifest.json"
 
-# the modules worth compiling (measured: docs/performance.md); others pay too little
-MODULES = ("table", "engine", "movetext", "runtime", "builtins")
+# the modules worth compiling (measured: docs/performance.md, "Compiled path"). Left out:
+# engine (compiled, Thirty-One ran 10-35% slower: its attribute-heavy methods lose Python
+# 3.11's specialised attribute reads), views and codegen (no measurable gain)
+MODULES = ("table", "movetext", "runtime", "builtins")
 
-def compiled_files(name: str) -> list[Path]:
-    return [PACKAGE / f"{name}{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES
-            if (PACKAGE / f"{name}{suffix}").exists()]
+
+def compiled_files() -> dict[str, list[Path]]:
+    """The package's modules with a compiled file next to their ``.py``, and those files."""
+    out: dict[str, list[Path]] = {}
+    for entry in os.scandir(PACKAGE):
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            if entry.name.endswith(suffix):
+                name = entry.name[:-len(suffix)]
+                if (PACKAGE / f"{name}.py").exists():
+                    out.setdefault(name, []).append(Path(entry.path))
+    return out
 
 
 def digest(name: str) -> str:
@@ -51,7 +61,7 @@ def digest(name: str) -> str:
 def accelerated() -> list[str]:
     """The package's modules running compiled in this process (empty: pure Python)."""
     out = []
-    for name in MODULES:
+    for name in sorted(compiled_files()):
         mod = sys.modules.get(f"{__package__}.{name}")
         if mod is None:  # not imported yet: import it to see which file Python chose
             mod = importlib.import_module(f"{__package__}.{name}")
@@ -75,7 +85,7 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
 
 def guard() -> None:
     """At import: never run a compiled module older than its source (see the module docstring)."""
-    present = [n for n in MODULES if compiled_files(n)]
+    present = list(compiled_files())
     if not present:
         return
     pure = os.environ.get("RULELANG_PURE", "")

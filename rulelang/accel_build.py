@@ -23,8 +23,8 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 def clean() -> list[Path]:
     """Remove every compiled module, the generated C files and the manifest."""
     gone = []
-    for name in MODULES:
-        for f in [*compiled_files(name), PACKAGE / f"{name}.c"]:
+    for name, files in compiled_files().items():
+        for f in [*files, PACKAGE / f"{name}.c"]:
             if f.exists():
                 f.unlink()
                 gone.append(f)
