@@ -38,8 +38,9 @@ MANIFEST = PACKAGE / "_accel_manifest.json"
 
 # the modules worth compiling (measured: docs/performance.md, "Compiled path"). Left out:
 # engine (compiled, Thirty-One ran 10-35% slower: its attribute-heavy methods lose Python
-# 3.11's specialised attribute reads), views and codegen (no measurable gain)
-MODULES = ("table", "movetext", "runtime", "builtins")
+# 3.11's specialised attribute reads), runtime (its tiny helpers, called from interpreted
+# generated code, cost more as compiled calls: Thirty-One -15%), views and codegen (no gain)
+MODULES = ("table", "movetext", "builtins")
 
 
 def compiled_files() -> dict[str, list[Path]]:
