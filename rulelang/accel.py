@@ -15,7 +15,7 @@ each source's hash (``_accel_manifest.json``, git-ignored like the extension mod
 ``.py`` instead of any extension module whose source has changed since, with a warning.
 Setting the environment variable ``RULELANG_PURE=1`` loads every ``.py`` even when compiled
 modules are present (to compare the two paths, or to debug with Python's own tracebacks);
-``RULELANG_PURE=engine,table`` only those modules'.
+``RULELANG_PURE=table,builtins`` only those modules'.
 
 This module is imported with the package and never imports Cython: the package needs none.
 """
