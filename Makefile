@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 
-.PHONY: demo test test-long lint bench bench-smoke pypy fuzz soak clean
+.PHONY: demo test test-long lint bench bench-smoke pypy fuzz soak clean accel accel-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -69,5 +69,17 @@ fuzz: $(DEVSTAMP)
 soak: $(STAMP)
 	$(BIN)/python -m fuzz.soak --games $${SOAK_GAMES:-100000} --seconds $${SOAK_SECONDS:-3600}
 
+# optional: the engine's hot modules compiled with Cython (needs a C compiler); results are
+# identical, only faster (docs/performance.md, "Compiled path"); `make accel-clean` undoes it
+accel: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[accel]'
+	$(BIN)/python -m rulelang.accel_build build
+
+ACCEL_FILES := rulelang/*.so rulelang/*.pyd rulelang/_accel_manifest.json
+
+accel-clean:
+	rm -f $(ACCEL_FILES)
+
 clean:
+	rm -f $(ACCEL_FILES)
 	rm -rf $(VENV) .venv-pypy build dist *.egg-info .pytest_cache .ruff_cache

@@ -16,9 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.2.0"
-__all__ = ["RulesError", "load"]
+__all__ = ["RulesError", "accelerated", "load"]
 
+from .accel import accelerated, guard
 from .errors import RulesError
+
+guard()  # a compiled module older than its source is not used (accel.py); no-op in pure Python
 
 
 def load(path_or_name: str, options: dict[str, Any] | None = None,
