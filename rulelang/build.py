@@ -28,7 +28,15 @@ from .errors import (
     did_you_mean,
 )
 from .game import ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef
-from .limits import MEMO_ITEMS, MEMO_KEY_ITEMS, MEMO_LIMIT, MEMO_RESULT_ITEMS
+from .limits import (
+    MEMO_ITEMS,
+    MEMO_KEY_ITEMS,
+    MEMO_LIMIT,
+    MEMO_PAUSE,
+    MEMO_PROBE,
+    MEMO_PROBE_HITS,
+    MEMO_RESULT_ITEMS,
+)
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
 from .runtime import NO_FRAME, PY_ERRORS, WORK, out_of_work
@@ -715,7 +723,8 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter (``_order_free``);
     such a result is kept only when exact (see ``_exact``). An argument that cannot be part of
-    a key (a record) means the call is just computed."""
+    a key (a record) means the call is just computed. A memo that hardly ever finds a result
+    is dropped for a while (``MEMO_PROBE``)."""
     params = [f"a{i}" for i in range(k)]
     keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
             else f"(tuple({p}) if type({p}) is list else {p})"
@@ -728,8 +737,13 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
     keep = "if _exact(v): " if any(order_free) else ""
     # a remembered result charges the work it cost when it was computed, so that a game's
     # accounting is the same whatever ran before it in the process
+    # seen = [misses, hits, calls left to compute directly] (see MEMO_PROBE): the results
+    # and the work charged are the same either way, only the time differs
     src = "\n".join([
         f"def _m({args}):",
+        "    if seen[2]:",
+        "        seen[2] -= 1",
+        f"        return inner({args})",
         "    try:",
         f"        key = {key}",
         "        v, cost = cache[key]",
@@ -738,10 +752,20 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
         "    except TypeError:",
         f"        return inner({args})",
         "    else:",
+        "        seen[1] += 1",
         "        WORK[0] -= cost",
         "        if WORK[0] < 0:",
         "            out_of_work()",
         "        return v",
+        "    seen[0] += 1",
+        f"    if seen[0] >= {MEMO_PROBE}:",
+        "        hits = seen[1]",
+        "        seen[0] = seen[1] = 0",
+        f"        if hits < {MEMO_PROBE_HITS}:",
+        "            cache.clear()",
+        "            used[0] = 0",
+        f"            seen[2] = {MEMO_PAUSE}",
+        f"            return inner({args})",
         "    w = WORK[0]",
         f"    v = inner({args})",
         f"    n = {size}",
@@ -756,6 +780,7 @@ def _memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError},
                           "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
+                          "seen": [0, 0, 0],
                           "_key_items": _key_items, "sum": sum, "WORK": WORK,
                           "out_of_work": out_of_work}
     exec(compile(src, "<memo>", "exec"), ns)
