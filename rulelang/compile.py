@@ -31,6 +31,7 @@ from .builtins import (
 from .codegen import Namespace, Src, fn_of, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .hoist import UNSET, hset, invariant_calls
+from .lambdaloops import LOOPED, lambda_loop
 from .limits import (
     MAX_COLLECTION,
     MAX_INLINE,
@@ -677,6 +678,8 @@ class Compiler:
         if (b.name in ("any", "all") and len(n.args) == 1 and not n.kwargs
                 and isinstance(n.args[0], N.Comprehension) and len(n.args[0].clauses) == 1):
             return self._any_all(b.name, n.args[0], sc)
+        if b.name in LOOPED and (looped := lambda_loop(self, n, b, sc, _result_type)):
+            return looped
         argfs: list[Fn] = []
         types: list[str] = []
         for i, a in enumerate(n.args):

@@ -48,8 +48,8 @@ MEMO_RESULT_ITEMS = 10_000  # an order-free result with more items is not looked
 # function of a whole hand that changes at every turn) is dropped and the function computed
 # directly for its next MEMO_PAUSE calls: keeping results never asked for again only costs
 # keys, memory and garbage-collector passes over them
-MEMO_PROBE = 4_096
-MEMO_PROBE_HITS = 512
+MEMO_PROBE = 1_024
+MEMO_PROBE_HITS = 128
 MEMO_PAUSE = 65_536
 
 # ---------------------------------------------------------------- a game (engine)

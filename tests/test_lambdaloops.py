@@ -1,0 +1,94 @@
+"""count/filter/sort/group_by given a written-out lambda are compiled as comprehensions
+(``rulelang/lambdaloops.py``): the same values, the same errors and the same work as the
+built-ins calling the lambda once per item."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang import compile as compile_mod
+from rulelang.errors import RuntimeRulesError
+from rulelang.runtime import WORK
+
+GAME = """\
+name: Loops
+players: {min: 2, max: 4, default: 3}
+deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [S, H, D, C], jokers: 2}
+zones:
+  stock: {visibility: hidden, home: true}
+  hand: {per_player: true, visibility: owner}
+functions:
+  # the hand of seat p and parameters of no declared type, as the rules' own helpers have
+  counted(h, r): count(h, c -> c.rank == r or c.suit in ['S', 'H'])
+  kept(h, w): filter(h, c -> c.rank in w)
+  ordered(h, w): 'sort(sort(h), c -> (if c.rank in w then 0 - c.order else c.suit))'
+  by_suit(h): 'sort(h, c -> (if c.suit == none then "Z" else c.suit))'
+  grouped(h, w): 'group_by(h, c -> (if c.rank in w then "wild" else c.rank))'
+  mixed(h): 'group_by(h, c -> (if c.rank == "2" then 1 else c.rank))'
+  clash(h): 'sort(h, c -> (if c.rank == "2" then 1 else c.rank))'
+  nested(h): 'count(h, c -> count(h, d -> d.rank == c.rank) > 1)'
+  typed(p): 'sort(hand[p], c -> c.order) + filter(hand[p], c -> c.suit == "S")'
+  not_list(x): count(x, c -> c > 1)
+  hand_of(p): hand[p]
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
+  settle: {done: pass}
+phases:
+  play:
+    actions:
+      go:
+        do: end_round('done')
+"""
+
+CALLS: list[tuple[str, Any]] = [
+    ("counted", lambda h: (h, "7")), ("kept", lambda h: (h, ["2", "A"])),
+    ("ordered", lambda h: (h, ["2", "JK"])), ("by_suit", lambda h: (h,)),
+    ("grouped", lambda h: (h, ["2", "A"])), ("mixed", lambda h: (h,)),
+    ("clash", lambda h: (h,)), ("nested", lambda h: (h,)), ("typed", lambda h: (0,)),
+    ("not_list", lambda h: (5,)), ("not_list", lambda h: ("abc",)),
+]
+
+
+def _run(game: Any, s: Any, name: str, args: tuple) -> tuple[Any, int]:
+    """The value (or error text) of a call and the work it charged."""
+    WORK[0] = 10**9
+    try:
+        v: Any = game.functions[name].fn(s, *args)
+    except RuntimeRulesError as e:
+        v = ("error", str(e))
+    return v, 10**9 - WORK[0]
+
+
+def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    looped = rulelang.load(str(path))
+    src = looped.functions["counted"].fn
+    monkeypatch.setattr(compile_mod, "LOOPED", frozenset())  # the built-ins, lambdas called
+    called = rulelang.load(str(path))
+    assert called.functions["counted"].fn is not src
+    errors = 0
+    for seed in range(8):
+        s1 = looped.new_state(3, seed=seed, record=False)
+        s2 = called.new_state(3, seed=seed, record=False)
+        for p in range(3):
+            h = looped.functions["hand_of"].fn(s1, p)
+            for name, args in CALLS:
+                a = args(h)
+                got, want = _run(looped, s1, name, a), _run(called, s2, name, a)
+                assert got == want, (name, seed, p)
+                errors += isinstance(got[0], tuple)
+    assert errors  # the error cases were reached (keys that cannot be compared, not a list)
+
+
+def test_a_lambda_becomes_a_comprehension(tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    dump = rulelang.load(str(path)).generated.dump()
+    body = dump[dump.index("counted(h, r)"):dump.index("kept(h, w)")]
+    assert "lambda _v" not in body and "for F[" in body
