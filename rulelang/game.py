@@ -53,6 +53,8 @@ class ActionDef:
     # action has none, so that it ends the turn; False when it did not parse) and when:
     next_tree: Any = None
     when_tree: Any = None
+    # how movekeys keys its legal entries (made when first needed): see movekeys._mode
+    key_mode: tuple[str, str, int] | None = None
 
 
 @dataclass

@@ -65,10 +65,6 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
     names = S.game.tables.name
     face, loc, zvis, zowner, zones = S.face, S.loc, S.zvis, S.zowner, S.zones
     actor = S.actor
-    # per action: its canonical name (alone and followed by a space) and how its entries are
-    # keyed: _NAME (no arguments), _CARD (one card), _CARDS (cards), _KEYED (cards, groups
-    # and lists of cards), _TEXT (the move text: a number, a seat, a word)
-    prefix: dict[int, tuple[str, str, int]] = {}
     seen: set[str] = set()
     out = []
     last = None
@@ -78,9 +74,9 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
         action, args = e
         if action is not last:
             last = action
-            got = prefix.get(id(action))
+            got = action.key_mode
             if got is None:
-                got = prefix[id(action)] = _mode(action, canon_move)
+                got = action.key_mode = _mode(action, canon_move)
             name, p, mode = got
         k = None
         if mode == _CARD:  # the commonest entry: one card (a discard, say)
@@ -135,7 +131,9 @@ _NAME, _CARD, _CARDS, _KEYED, _TEXT = range(5)
 
 
 def _mode(action: Any, canon_move: Callable[[str], str]) -> tuple[str, str, int]:
-    """An action's canonical name, that name and a space, and how its entries are keyed."""
+    """An action's canonical name (alone and followed by a space) and how its entries are
+    keyed: _NAME (no arguments), _CARD (one card), _CARDS (cards), _KEYED (cards, groups and
+    lists of cards), _TEXT (the move text: a number, a seat, a word)."""
     name = canon_move(action.name)
     types = [spec[2] for spec in action.args]
     mode = _NAME if not types else _CARD if types == ["card"] else \
