@@ -150,6 +150,16 @@ def _is_local(f: Any) -> bool:
     return isinstance(f, Src) and re.fullmatch(r"F\[\d+\]", f.src) is not None
 
 
+# the frame read or written slot by slot (F[3], F.__setitem__(3, ...), hset(F, 3, ...))
+_FRAME_BY_SLOT = re.compile(r"\bF(\[\d+\]|\.__setitem__\(\d+, )|\(F, \d+, ")
+
+
+def _frame_only_indexed(src: str) -> bool:
+    """Whether generated source uses the frame only slot by slot: no closure is handed the
+    whole frame (``f(S, F)``), which could read any slot."""
+    return re.search(r"\bF\b", _FRAME_BY_SLOT.sub("", src)) is None
+
+
 def _slot(f: Src) -> int:
     """The frame slot that ``f`` (for which ``_is_local`` holds) reads."""
     return int(f.src[2:-1])
@@ -527,6 +537,13 @@ class Compiler:
         body_f = self.expr(n.body, sc)[0]
         sc.slots, sc.types = saved
         if isinstance(body_f, Src):
+            src, depth = src_of(body_f, self.cg)
+            if _frame_only_indexed(src):
+                # the body reads its argument where it is written, nothing reads the frame
+                # otherwise: the argument is a parameter of the Python lambda, not stored
+                v = f"_v{slot}"
+                body = re.sub(r"\bF\[" + str(slot) + r"\]", v, src)
+                return Src(f"(lambda {v}: {body})", self.cg, depth + 1), "fn"
             # a Python lambda over the enclosing S and F: it stores its argument in its slot
             return self.gen(f"(lambda _v: F.__setitem__({slot}, _v) or {{0}})", body_f), "fn"
         body = fn_of(body_f)

@@ -1,9 +1,11 @@
 """count/filter/sort/group_by given a written-out lambda are compiled as comprehensions
-(``rulelang/lambdaloops.py``): the same values, the same errors and the same work as the
-built-ins calling the lambda once per item."""
+(``rulelang/lambdaloops.py``), and other lambdas take their argument as a Python parameter
+(``compile._frame_only_indexed``): the same values, the same errors and the same work as
+lambdas that store their argument in the frame, called once per item."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,7 @@ from rulelang import compile as compile_mod
 from rulelang.errors import RuntimeRulesError
 from rulelang.runtime import WORK
 
-GAME = """\
+GAME_TEXT = """\
 name: Loops
 players: {min: 2, max: 4, default: 3}
 deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [S, H, D, C], jokers: 2}
@@ -34,6 +36,8 @@ functions:
   typed(p): 'sort(hand[p], c -> c.order) + filter(hand[p], c -> c.suit == "S")'
   not_list(x): count(x, c -> c > 1)
   hand_of(p): hand[p]
+  paired(h): 'sort(h, c -> (if any(h, d -> d.rank == c.rank and d != c) then 0 else 1))'
+  deep(h): 'max(h, c -> {deep})'
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
   settle: {done: pass}
@@ -43,6 +47,9 @@ phases:
       go:
         do: end_round('done')
 """
+# a lambda body too deep to be inlined (limits.MAX_INLINE_DEPTH): a closure handed the frame
+DEEP = " + ".join(["c.order"] * 30)
+GAME = GAME_TEXT.replace("{deep}", DEEP)
 
 CALLS: list[tuple[str, Any]] = [
     ("counted", lambda h: (h, "7")), ("kept", lambda h: (h, ["2", "A"])),
@@ -50,6 +57,7 @@ CALLS: list[tuple[str, Any]] = [
     ("grouped", lambda h: (h, ["2", "A"])), ("mixed", lambda h: (h,)),
     ("clash", lambda h: (h,)), ("nested", lambda h: (h,)), ("typed", lambda h: (0,)),
     ("not_list", lambda h: (5,)), ("not_list", lambda h: ("abc",)),
+    ("paired", lambda h: (h,)), ("deep", lambda h: (h,)),
 ]
 
 
@@ -69,7 +77,9 @@ def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
     path.write_text(GAME, encoding="utf-8")
     looped = rulelang.load(str(path))
     src = looped.functions["counted"].fn
-    monkeypatch.setattr(compile_mod, "LOOPED", frozenset())  # the built-ins, lambdas called
+    # the built-ins, calling lambdas that store their argument in the frame
+    monkeypatch.setattr(compile_mod, "LOOPED", frozenset())
+    monkeypatch.setattr(compile_mod, "_frame_only_indexed", lambda src: False)
     called = rulelang.load(str(path))
     assert called.functions["counted"].fn is not src
     errors = 0
@@ -92,3 +102,15 @@ def test_a_lambda_becomes_a_comprehension(tmp_path: Path) -> None:
     dump = rulelang.load(str(path)).generated.dump()
     body = dump[dump.index("counted(h, r)"):dump.index("kept(h, w)")]
     assert "lambda _v" not in body and "for F[" in body
+
+
+def test_a_lambda_takes_its_argument_as_a_parameter_unless_the_frame_is_handed_on(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    dump = rulelang.load(str(path)).generated.dump()
+    paired = dump[dump.index("paired(h)"):dump.index("deep(h)")]
+    assert re.search(r"lambda _v\d+:", paired) and "_v)" not in paired
+    deep = dump[dump.index("deep(h)"):]
+    deep = deep[:deep.index("# ----")]
+    assert "(S, F)" in deep and "F.__setitem__" in deep  # too deep to inline: stored
