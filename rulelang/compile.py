@@ -160,6 +160,11 @@ def _frame_only_indexed(src: str) -> bool:
     return re.search(r"\bF\b", _FRAME_BY_SLOT.sub("", src)) is None
 
 
+def _inline_search(f: Any) -> bool:
+    """Whether ``x in f`` charges its search inline (``f`` is read more than once then)."""
+    return _is_local(f)
+
+
 def _slot(f: Src) -> int:
     """The frame slot that ``f`` (for which ``_is_local`` holds) reads."""
     return int(f.src[2:-1])
@@ -623,6 +628,12 @@ class Compiler:
             if op not in _CMP_OPS:  # the grammar's own operators, never other text
                 raise AssertionError(op)
             if op in ("in", "not in"):  # a search of a list is charged to the step's work
+                if _inline_search(b):
+                    # charged(xs), written out (no Python call): xs is read more than once
+                    return self.gen(
+                        "({0} " + op + " ({1} if type({1}) is not list or (WORK.__setitem__("
+                        "0, WORK[0] - len({1})) or WORK[0] >= 0) else _out_of_work()))",
+                        a, b), "bool"
                 return self.gen("({0} " + op + " " + self.k(charged) + "({1}))", a, b), "bool"
             return self.gen("({0} " + op + " {1})", a, b), "bool"
         # a chain a < b <= c: Python's own chains evaluate each operand once, as promised

@@ -1,7 +1,8 @@
 """count/filter/sort/group_by given a written-out lambda are compiled as comprehensions
 (``rulelang/lambdaloops.py``), and other lambdas take their argument as a Python parameter
-(``compile._frame_only_indexed``): the same values, the same errors and the same work as
-lambdas that store their argument in the frame, called once per item."""
+(``compile._frame_only_indexed``), and ``x in xs`` of a variable charges its search inline
+(``compile._inline_search``): the same values, the same errors and the same work as lambdas
+that store their argument in the frame, called once per item, searching through charged()."""
 
 from __future__ import annotations
 
@@ -80,6 +81,7 @@ def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
     # the built-ins, calling lambdas that store their argument in the frame
     monkeypatch.setattr(compile_mod, "LOOPED", frozenset())
     monkeypatch.setattr(compile_mod, "_frame_only_indexed", lambda src: False)
+    monkeypatch.setattr(compile_mod, "_inline_search", lambda f: False)  # charged(xs) calls
     called = rulelang.load(str(path))
     assert called.functions["counted"].fn is not src
     errors = 0
@@ -114,3 +116,17 @@ def test_a_lambda_takes_its_argument_as_a_parameter_unless_the_frame_is_handed_o
     deep = dump[dump.index("deep(h)"):]
     deep = deep[:deep.index("# ----")]
     assert "(S, F)" in deep and "F.__setitem__" in deep  # too deep to inline: stored
+
+
+def test_a_search_charged_inline_runs_out_of_work_as_charged_did(tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    game = rulelang.load(str(path))
+    s = game.new_state(3, seed=1, record=False)
+    h = game.functions["hand_of"].fn(s, 0)
+    wild = ["2"] * 50
+    _, full = _run(game, s, "kept", (h, wild))
+    assert full >= 9 * 50  # each card's search of the 50 wild ranks
+    WORK[0] = full - 40
+    with pytest.raises(RuntimeRulesError, match="looped more than"):
+        game.functions["kept"].fn(s, h, wild)
