@@ -13,14 +13,10 @@ as a list made by such a comprehension and order or group the items by it (``sor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import nodes as N
-from .builtins import _seq
-
-if TYPE_CHECKING:
-    from .builtins import Builtin
-    from .compile import Compiler, Fn, Scope
+from .builtins import Builtin, _seq
 
 # the built-ins written as comprehensions when given a lambda
 LOOPED = frozenset({"count", "filter", "sort", "group_by"})
@@ -43,10 +39,11 @@ def grouped_by(xs: list, keys: list) -> list:
         return list(groups.values())
 
 
-def lambda_loop(c: Compiler, n: N.Call, b: Builtin, sc: Scope,
-                result_type: Any) -> tuple[Fn, str] | None:
+def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
+                result_type: Any) -> tuple[Any, str] | None:
     """``n`` (a call of a built-in in ``LOOPED``) as a comprehension, or None when it is not
-    given a written-out lambda or takes keyword arguments (sort's ``desc:``)."""
+    given a written-out lambda or takes keyword arguments (sort's ``desc:``). ``c`` is the
+    compiler (``compile.Compiler``, which imports this module), ``sc`` its scope."""
     if len(n.args) != 2 or not isinstance(n.args[1], N.Lambda) or n.kwargs:
         return None
     xs_node, lam = n.args
