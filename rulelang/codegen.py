@@ -136,6 +136,30 @@ class Src:
         return self.func()(S, F)
 
 
+# the frame read or written slot by slot (F[3], F.__setitem__(3, ...), hset(F, 3, ...))
+_FRAME_BY_SLOT = re.compile(r"\bF(\[\d+\]|\.__setitem__\(\d+, )|\(F, \d+, ")
+# variables bound inside generated code are Python locals where they can be (see localize)
+LOCALS = True
+
+
+def frame_only_indexed(src: str) -> bool:
+    """Whether generated source uses the frame only slot by slot: no closure is handed the
+    whole frame (``f(S, F)``), which could read any slot."""
+    return re.search(r"\bF\b", _FRAME_BY_SLOT.sub("", src)) is None
+
+
+def localize(src: str, slots: list[int]) -> str | None:
+    """``src`` with the frame slots ``slots`` (variables bound inside it: a lambda's parameter,
+    a comprehension's loop variables) as Python locals ``_v<slot>``, or None when something in
+    it hands the whole frame to a closure (which could read them). A local is read faster
+    than a slot, and a loop stores into it without a call."""
+    if not LOCALS or not frame_only_indexed(src):
+        return None
+    for slot in slots:
+        src = re.sub(r"\bF\[" + str(slot) + r"\]", f"_v{slot}", src)
+    return src
+
+
 def src_of(f: Any, ns: Namespace) -> tuple[str, int]:
     """Source that computes what the compiled expression ``f`` computes, and its depth."""
     if isinstance(f, Src):

@@ -28,7 +28,7 @@ from .builtins import (
     charged,
     nested,
 )
-from .codegen import Namespace, Src, fn_of, src_of
+from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .hoist import UNSET, hset, invariant_calls
 from .lambdaloops import LOOPED, lambda_loop
@@ -148,16 +148,6 @@ def _elem(t: str) -> str:
 def _is_local(f: Any) -> bool:
     """Whether compiled code ``f`` just reads a frame slot (cheap to read twice)."""
     return isinstance(f, Src) and re.fullmatch(r"F\[\d+\]", f.src) is not None
-
-
-# the frame read or written slot by slot (F[3], F.__setitem__(3, ...), hset(F, 3, ...))
-_FRAME_BY_SLOT = re.compile(r"\bF(\[\d+\]|\.__setitem__\(\d+, )|\(F, \d+, ")
-
-
-def _frame_only_indexed(src: str) -> bool:
-    """Whether generated source uses the frame only slot by slot: no closure is handed the
-    whole frame (``f(S, F)``), which could read any slot."""
-    return re.search(r"\bF\b", _FRAME_BY_SLOT.sub("", src)) is None
 
 
 def _inline_search(f: Any) -> bool:
@@ -516,9 +506,11 @@ class Compiler:
         kids: list[Fn] = []
         parts = []
         span = self.k(n.span)
+        slots = []
         for var, it, cond in n.clauses:
             itf, itt = self.expr(it, sc)
             slot = sc.new_slot(var, _elem(itt))
+            slots.append(slot)
             if isinstance(itf, Src) and itf.src in _SEAT_LISTS:
                 sc.sure.add(slot)
             parts.append(f" for F[{slot}] in _work({{{len(kids)}}}, {span})")
@@ -534,7 +526,16 @@ class Compiler:
                  and n.elt.id == n.clauses[0][0])
         if not _scalar(et) and not keeps:  # its items may be lists: see nested()
             src = self.k(nested) + "(" + src + ")"
-        return self.gen(src, *kids), f"list[{et}]"
+        return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+
+    def _localized(self, f: Src, slots: list[int]) -> Src:
+        """``f`` with the variables it binds as Python locals where it can (``localize``)."""
+        src = localize(f.src, slots)
+        if src is None:
+            return f
+        out = Src(src, self.cg, f.depth)
+        out.parts = f.parts
+        return out
 
     def e_Lambda(self, n: N.Lambda, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
@@ -543,12 +544,9 @@ class Compiler:
         sc.slots, sc.types = saved
         if isinstance(body_f, Src):
             src, depth = src_of(body_f, self.cg)
-            if _frame_only_indexed(src):
-                # the body reads its argument where it is written, nothing reads the frame
-                # otherwise: the argument is a parameter of the Python lambda, not stored
-                v = f"_v{slot}"
-                body = re.sub(r"\bF\[" + str(slot) + r"\]", v, src)
-                return Src(f"(lambda {v}: {body})", self.cg, depth + 1), "fn"
+            if (body := localize(src, [slot])) is not None:
+                # the argument is a parameter of the Python lambda, not stored in the frame
+                return Src(f"(lambda _v{slot}: {body})", self.cg, depth + 1), "fn"
             # a Python lambda over the enclosing S and F: it stores its argument in its slot
             return self.gen(f"(lambda _v: F.__setitem__({slot}, _v) or {{0}})", body_f), "fn"
         body = fn_of(body_f)

@@ -61,11 +61,15 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
         sc.slots, sc.types = saved
     seq = c.k(_seq)
     ret = result_type(b, [xst, "fn"])
+    # the comprehension alone, so that its loop variable can become a Python local
     if b.name == "count":
-        return c.gen(f"len([1 for F[{slot}] in {seq}({{0}}) if {{1}}])", xsf, body), ret
+        loop = c._localized(c.gen(f"[1 for F[{slot}] in {seq}({{0}}) if {{1}}]", xsf, body),
+                            [slot])
+        return c.gen("len({0})", loop), ret
     if b.name == "filter":
-        return c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]", xsf, body), ret
-    keys = f"[{{1}} for F[{slot}] in F[{held}]]"
+        return c._localized(c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]",
+                                  xsf, body), [slot]), ret
+    keys = c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
     by = c.k(sorted_by if b.name == "sort" else grouped_by)
-    return c.gen(f"(F.__setitem__({held}, {seq}({{0}})) or {by}(F[{held}], {keys}))",
-                 xsf, body), ret
+    return c.gen(f"(F.__setitem__({held}, {seq}({{0}})) or {by}(F[{held}], {{1}}))",
+                 xsf, keys), ret

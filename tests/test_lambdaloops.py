@@ -1,6 +1,6 @@
 """count/filter/sort/group_by given a written-out lambda are compiled as comprehensions
 (``rulelang/lambdaloops.py``), and other lambdas take their argument as a Python parameter
-(``compile._frame_only_indexed``), and ``x in xs`` of a variable charges its search inline
+(``codegen.localize``), and ``x in xs`` of a variable charges its search inline
 (``compile._inline_search``): the same values, the same errors and the same work as lambdas
 that store their argument in the frame, called once per item, searching through charged()."""
 
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import rulelang
+from rulelang import codegen
 from rulelang import compile as compile_mod
 from rulelang.errors import RuntimeRulesError
 from rulelang.runtime import WORK
@@ -39,6 +40,9 @@ functions:
   hand_of(p): hand[p]
   paired(h): 'sort(h, c -> (if any(h, d -> d.rank == c.rank and d != c) then 0 else 1))'
   deep(h): 'max(h, c -> {deep})'
+  pairs(h): '[[c, d] for c in h for d in h if c.order < d.order and c.suit == d.suit]'
+  inner(h): '[count([d for d in h if d.rank == c.rank]) for c in h]'
+  deep_each(h): '[{deep} for c in h if c.order > 2]'
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
   settle: {done: pass}
@@ -58,7 +62,8 @@ CALLS: list[tuple[str, Any]] = [
     ("grouped", lambda h: (h, ["2", "A"])), ("mixed", lambda h: (h,)),
     ("clash", lambda h: (h,)), ("nested", lambda h: (h,)), ("typed", lambda h: (0,)),
     ("not_list", lambda h: (5,)), ("not_list", lambda h: ("abc",)),
-    ("paired", lambda h: (h,)), ("deep", lambda h: (h,)),
+    ("paired", lambda h: (h,)), ("deep", lambda h: (h,)), ("pairs", lambda h: (h,)),
+    ("inner", lambda h: (h,)), ("deep_each", lambda h: (h,)),
 ]
 
 
@@ -80,7 +85,7 @@ def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
     src = looped.functions["counted"].fn
     # the built-ins, calling lambdas that store their argument in the frame
     monkeypatch.setattr(compile_mod, "LOOPED", frozenset())
-    monkeypatch.setattr(compile_mod, "_frame_only_indexed", lambda src: False)
+    monkeypatch.setattr(codegen, "LOCALS", False)
     monkeypatch.setattr(compile_mod, "_inline_search", lambda f: False)  # charged(xs) calls
     called = rulelang.load(str(path))
     assert called.functions["counted"].fn is not src
@@ -103,7 +108,7 @@ def test_a_lambda_becomes_a_comprehension(tmp_path: Path) -> None:
     path.write_text(GAME, encoding="utf-8")
     dump = rulelang.load(str(path)).generated.dump()
     body = dump[dump.index("counted(h, r)"):dump.index("kept(h, w)")]
-    assert "lambda _v" not in body and "for F[" in body
+    assert "lambda _v" not in body and re.search(r"for _v\d+ in", body)
 
 
 def test_a_lambda_takes_its_argument_as_a_parameter_unless_the_frame_is_handed_on(
@@ -113,9 +118,12 @@ def test_a_lambda_takes_its_argument_as_a_parameter_unless_the_frame_is_handed_o
     dump = rulelang.load(str(path)).generated.dump()
     paired = dump[dump.index("paired(h)"):dump.index("deep(h)")]
     assert re.search(r"lambda _v\d+:", paired) and "_v)" not in paired
-    deep = dump[dump.index("deep(h)"):]
-    deep = deep[:deep.index("# ----")]
+    deep = dump[dump.index("deep(h)"):dump.index("pairs(h)")]
     assert "(S, F)" in deep and "F.__setitem__" in deep  # too deep to inline: stored
+    pairs = dump[dump.index("pairs(h)"):dump.index("inner(h)")]
+    assert re.search(r"for _v\d+ in .* for _v\d+ in", pairs)  # loop variables as locals
+    deep = dump[dump.index("deep_each(h)"):]
+    assert "(S, F)" in deep and re.search(r"for F\[\d+\] in", deep)
 
 
 def test_a_search_charged_inline_runs_out_of_work_as_charged_did(tmp_path: Path) -> None:
