@@ -430,7 +430,8 @@ def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
     def text(c: int) -> str:
         t = texts.get(c)
         if t is None:
-            t = texts[c] = key_text(key(c))
+            v = key(c)
+            t = texts[c] = key_text(v) if type(v) is list else repr(v)  # key_text, written out
         return t
 
     return text
@@ -487,8 +488,12 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         cs = _seq(cards)
         if wild is None:
             return list(cs), []
-        w = [c for c in cs if wild(c)]
-        return [c for c in cs if c not in w], w
+        # one pass: a card equal to a wild card is one too (wild is a function of the card)
+        nat: list[int] = []
+        w: list[int] = []
+        for c in cs:
+            (w if wild(c) else nat).append(c)
+        return nat, w
 
     def sets(cards: Any, lo: int = 3, hi: int | None = None, *, wild: Any = None,
              max_wild: int = 0, all_wild: bool = False, key: Any = None) -> list[list[int]]:
@@ -536,10 +541,11 @@ def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
                         for k in range(0, min(max_wild, len(wilds)) + 1)}
         most_wild = max(wild_choices)
-        for r in sorted(ranks, key=lambda r: order[ranks[r][0]]):
-            group = ranks[r]
-            if len(group) + most_wild < lo:  # too few for the smallest set
-                continue
+        # the ranks with enough cards for the smallest set, in the deck's order of ranks
+        enough = [g for g in ranks.values() if len(g) + most_wild >= lo]
+        if len(enough) > 1:
+            enough.sort(key=lambda g: order[g[0]])
+        for group in enough:
             group_classes: list[list[int]] | None = None  # keyed when first needed
             for size in range(lo, hi + 1):
                 for k, wcs in wild_choices.items():

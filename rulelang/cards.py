@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import UsageError
 
@@ -69,6 +70,11 @@ class DeckTables:
         """Canonical listing order: by rank as the game orders ranks, then suit S, H, D, C."""
         s = self.suit[c]
         return (self.order[c], SUIT_ORDER.index(s) if s is not None and s in SUIT_ORDER else 9)
+
+    @cached_property
+    def sort_keys(self) -> tuple[tuple[int, int], ...]:
+        """``sort_key`` of every card, by id (a lookup instead of a call)."""
+        return tuple(self.sort_key(c) for c in range(len(self.name)))
 
     def ids_by_name(self) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {}

@@ -21,6 +21,9 @@ from .limits import (
     MEMO_ITEMS,
     MEMO_KEY_ITEMS,
     MEMO_LIMIT,
+    MEMO_PAUSE,
+    MEMO_PROBE,
+    MEMO_PROBE_HITS,
     MEMO_RESULT_ITEMS,
 )
 from .runtime import NO_FRAME, PY_ERRORS, WORK, out_of_work
@@ -142,6 +145,30 @@ class Src:
         return self.func()(S, F)
 
 
+# the frame read or written slot by slot (F[3], F.__setitem__(3, ...), hset(F, 3, ...))
+_FRAME_BY_SLOT = re.compile(r"\bF(\[\d+\]|\.__setitem__\(\d+, )|\(F, \d+, ")
+# variables bound inside generated code are Python locals where they can be (see localize)
+LOCALS = True
+
+
+def frame_only_indexed(src: str) -> bool:
+    """Whether generated source uses the frame only slot by slot: no closure is handed the
+    whole frame (``f(S, F)``), which could read any slot."""
+    return re.search(r"\bF\b", _FRAME_BY_SLOT.sub("", src)) is None
+
+
+def localize(src: str, slots: list[int]) -> str | None:
+    """``src`` with the frame slots ``slots`` (variables bound inside it: a lambda's parameter,
+    a comprehension's loop variables) as Python locals ``_v<slot>``, or None when something in
+    it hands the whole frame to a closure (which could read them). A local is read faster
+    than a slot, and a loop stores into it without a call."""
+    if not LOCALS or not frame_only_indexed(src):
+        return None
+    for slot in slots:
+        src = re.sub(r"\bF\[" + str(slot) + r"\]", f"_v{slot}", src)
+    return src
+
+
 def src_of(f: Any, ns: Namespace) -> tuple[str, int]:
     """Source that computes what the compiled expression ``f`` computes, and its depth."""
     if isinstance(f, Src):
@@ -255,7 +282,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter
     (``functions.order_free``); such a result is kept only when exact (see ``_exact``). An
-    argument that cannot be part of a key (a record) means the call is just computed."""
+    argument that cannot be part of a key (a record) means the call is just computed. A memo
+    that hardly ever finds a result is dropped for a while (``MEMO_PROBE``)."""
     params = [f"a{i}" for i in range(k)]
     keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
             else f"(tuple({p}) if type({p}) is list else {p})"
@@ -268,8 +296,13 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
     keep = "if _exact(v): " if any(order_free) else ""
     # a remembered result charges the work it cost when it was computed, so that a game's
     # accounting is the same whatever ran before it in the process
+    # seen = [misses, hits, calls left to compute directly] (see MEMO_PROBE): the results
+    # and the work charged are the same either way, only the time differs
     src = "\n".join([
         f"def _m({args}):",
+        "    if seen[2]:",
+        "        seen[2] -= 1",
+        f"        return inner({args})",
         "    try:",
         f"        key = {key}",
         "        v, cost = cache[key]",
@@ -278,10 +311,20 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
         "    except TypeError:",
         f"        return inner({args})",
         "    else:",
+        "        seen[1] += 1",
         "        WORK[0] -= cost",
         "        if WORK[0] < 0:",
         "            out_of_work()",
         "        return v",
+        "    seen[0] += 1",
+        f"    if seen[0] >= {MEMO_PROBE}:",
+        "        hits = seen[1]",
+        "        seen[0] = seen[1] = 0",
+        f"        if hits < {MEMO_PROBE_HITS}:",
+        "            cache.clear()",
+        "            used[0] = 0",
+        f"            seen[2] = {MEMO_PAUSE}",
+        f"            return inner({args})",
         "    w = WORK[0]",
         f"    v = inner({args})",
         f"    n = {size}",
@@ -296,6 +339,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError},
                           "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
+                          "seen": [0, 0, 0],
                           "_key_items": _key_items, "sum": sum, "WORK": WORK,
                           "out_of_work": out_of_work}
     exec(compile(src, "<rules memo>", "exec"), ns)

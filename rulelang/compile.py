@@ -28,9 +28,10 @@ from .builtins import (
     charged,
     nested,
 )
-from .codegen import Namespace, Src, fn_of, src_of
+from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .hoist import UNSET, hset, invariant_calls
+from .lambdaloops import LOOPED, lambda_loop
 from .limits import (
     MAX_COLLECTION,
     MAX_INLINE,
@@ -147,6 +148,11 @@ def _elem(t: str) -> str:
 def _is_local(f: Any) -> bool:
     """Whether compiled code ``f`` just reads a frame slot (cheap to read twice)."""
     return isinstance(f, Src) and re.fullmatch(r"F\[\d+\]", f.src) is not None
+
+
+def _inline_search(f: Any) -> bool:
+    """Whether ``x in f`` charges its search inline (``f`` is read more than once then)."""
+    return _is_local(f)
 
 
 def _slot(f: Src) -> int:
@@ -500,9 +506,11 @@ class Compiler:
         kids: list[Fn] = []
         parts = []
         span = self.k(n.span)
+        slots = []
         for var, it, cond in n.clauses:
             itf, itt = self.expr(it, sc)
             slot = sc.new_slot(var, _elem(itt))
+            slots.append(slot)
             if isinstance(itf, Src) and itf.src in _SEAT_LISTS:
                 sc.sure.add(slot)
             parts.append(f" for F[{slot}] in _work({{{len(kids)}}}, {span})")
@@ -518,7 +526,16 @@ class Compiler:
                  and n.elt.id == n.clauses[0][0])
         if not _scalar(et) and not keeps:  # its items may be lists: see nested()
             src = self.k(nested) + "(" + src + ")"
-        return self.gen(src, *kids), f"list[{et}]"
+        return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+
+    def _localized(self, f: Src, slots: list[int]) -> Src:
+        """``f`` with the variables it binds as Python locals where it can (``localize``)."""
+        src = localize(f.src, slots)
+        if src is None:
+            return f
+        out = Src(src, self.cg, f.depth)
+        out.parts = f.parts
+        return out
 
     def e_Lambda(self, n: N.Lambda, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
@@ -526,6 +543,10 @@ class Compiler:
         body_f = self.expr(n.body, sc)[0]
         sc.slots, sc.types = saved
         if isinstance(body_f, Src):
+            src, depth = src_of(body_f, self.cg)
+            if (body := localize(src, [slot])) is not None:
+                # the argument is a parameter of the Python lambda, not stored in the frame
+                return Src(f"(lambda _v{slot}: {body})", self.cg, depth + 1), "fn"
             # a Python lambda over the enclosing S and F: it stores its argument in its slot
             return self.gen(f"(lambda _v: F.__setitem__({slot}, _v) or {{0}})", body_f), "fn"
         body = fn_of(body_f)
@@ -605,6 +626,12 @@ class Compiler:
             if op not in _CMP_OPS:  # the grammar's own operators, never other text
                 raise AssertionError(op)
             if op in ("in", "not in"):  # a search of a list is charged to the step's work
+                if _inline_search(b):
+                    # charged(xs), written out (no Python call): xs is read more than once
+                    return self.gen(
+                        "({0} " + op + " ({1} if type({1}) is not list or (WORK.__setitem__("
+                        "0, WORK[0] - len({1})) or WORK[0] >= 0) else _out_of_work()))",
+                        a, b), "bool"
                 return self.gen("({0} " + op + " " + self.k(charged) + "({1}))", a, b), "bool"
             return self.gen("({0} " + op + " {1})", a, b), "bool"
         # a chain a < b <= c: Python's own chains evaluate each operand once, as promised
@@ -677,6 +704,8 @@ class Compiler:
         if (b.name in ("any", "all") and len(n.args) == 1 and not n.kwargs
                 and isinstance(n.args[0], N.Comprehension) and len(n.args[0].clauses) == 1):
             return self._any_all(b.name, n.args[0], sc)
+        if b.name in LOOPED and (looped := lambda_loop(self, n, b, sc, _result_type)):
+            return looped
         argfs: list[Fn] = []
         types: list[str] = []
         for i, a in enumerate(n.args):

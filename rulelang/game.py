@@ -62,6 +62,8 @@ class ActionDef:
     # (S, mover) -> the check of the triggers for ``step`` where some are asked of the mover
     # alone (see deps.plan); None: ``check_after``
     step_check: Fn | None = None
+    # how movekeys keys its legal entries (made when first needed): see movekeys._mode
+    key_mode: tuple[str, str, int] | None = None
 
 
 @dataclass

@@ -44,6 +44,13 @@ MEMO_LIMIT = 200_000  # results remembered per function at most (then it starts 
 MEMO_KEY_ITEMS = 256  # a call whose list arguments hold more items is not remembered
 MEMO_ITEMS = 2_000_000  # items in the keys of one function's memo at most
 MEMO_RESULT_ITEMS = 10_000  # an order-free result with more items is not looked through
+# a memo that finds fewer than MEMO_PROBE_HITS results in its last MEMO_PROBE misses (a
+# function of a whole hand that changes at every turn) is dropped and the function computed
+# directly for its next MEMO_PAUSE calls: keeping results never asked for again only costs
+# keys, memory and garbage-collector passes over them
+MEMO_PROBE = 1_024
+MEMO_PROBE_HITS = 128
+MEMO_PAUSE = 65_536
 
 # ---------------------------------------------------------------- a game (engine)
 MAX_ROUND_STEPS = 200_000  # steps of one round without it ending

@@ -3,16 +3,60 @@
 With several packs of cards, two legal entries can be the same move: discarding one queen of
 spades or the other. ``State.legal_moves()`` keeps the first entry of each move text; bots that
 only count moves (``num_moves``, ``apply_index``) need the same entries in the same order, so
-each entry gets a key that is equal exactly when the canonical move texts are. For an entry
-whose arguments are all cards the mover can see, the text is the action's canonical name and
-the cards' names: that key is made here from tables, with no call per entry; any other entry
-takes ``State.move_key`` (the text itself).
+each entry gets a key that is equal exactly when the canonical move texts are. Where every
+card of an entry is one the mover can see, that key is made here from tables, as
+``MoveTexts.render`` would write it (cards by name, several cards in canonical order, melds
+separated by `` | ``, groups on the table by label); any other entry takes ``State.move_key``
+(the text itself).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from .builtins import Group
+
+# the argument types under which a list of numbers is rendered as cards (MoveTexts.render)
+_CARD_LISTS = frozenset({"list[card]", "any", "list"})
+# the argument types keyed here (others take State.move_key)
+_KEYED_TYPES = frozenset({"card", "group", "list[list[card]]", *_CARD_LISTS})
+
+
+def _shown(S: Any, v: int) -> bool:
+    """``State.visible(v, actor)``, written out: a card face up, in a public zone, in the
+    mover's own zone, or on top of a top-visible zone."""
+    if S.face[v]:
+        return True
+    z = S.loc[v]
+    if z < 0:
+        return False
+    w = S.zvis[z]
+    return w == 2 or (w == 1 and S.zowner[z] == S.actor) or (w == 3 and S.zones[z][0] == v)
+
+
+def _cards_text(S: Any, xs: Any) -> str | None:
+    """Several cards, all shown to the mover, by name in canonical order (else None)."""
+    if type(xs) is not list or not xs:
+        return None
+    for c in xs:
+        if type(c) is not int or not _shown(S, c):
+            return None
+    names = S.game.tables.name
+    return " ".join([names[c] for c in sorted(xs, key=S.game.tables.sort_keys.__getitem__)])
+
+
+def _part(S: Any, v: Any, typ: str, canon_move: Callable[[str], str]) -> str | None:
+    """An argument that is not one card as canonical text, or None when a card in it is
+    hidden from the mover (or it is a value rendered otherwise)."""
+    if type(v) is Group:
+        return canon_move(v.label())
+    if type(v) is not list or not v:
+        return None
+    if type(v[0]) is list:  # melds, each a non-empty list of cards
+        texts = [_cards_text(S, x) for x in v]
+        return None if None in texts else " | ".join(texts)  # type: ignore[arg-type]
+    return _cards_text(S, v) if typ in _CARD_LISTS else None
 
 
 def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) -> list:
@@ -21,25 +65,40 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
     names = S.game.tables.name
     face, loc, zvis, zowner, zones = S.face, S.loc, S.zvis, S.zowner, S.zones
     actor = S.actor
-    # per action: its canonical name, or None when an argument is not a card
-    prefix: dict[int, str | None] = {}
     seen: set[str] = set()
     out = []
+    last = None
+    name = p = ""
+    mode = _TEXT
     for e in entries:
         action, args = e
-        p = prefix.get(id(action), "")
-        if p == "":
-            p = prefix[id(action)] = canon_move(action.name) if all(
-                spec[2] == "card" for spec in action.args) else None
-        k: str | None = None
-        if p is not None:
-            parts = [p]
+        if action is not last:
+            last = action
+            got = action.key_mode
+            if got is None:
+                got = action.key_mode = _mode(action, canon_move)
+            name, p, mode = got
+        k = None
+        if mode == _CARD:  # the commonest entry: one card (a discard, say)
+            v = args[0]
+            if type(v) is int:
+                if face[v]:  # _shown(S, v), written out
+                    k = p + names[v]
+                else:
+                    z = loc[v]
+                    if z >= 0:
+                        w = zvis[z]
+                        if w == 2 or (w == 1 and zowner[z] == actor) or (
+                                w == 3 and zones[z][0] == v):
+                            k = p + names[v]
+        elif mode == _NAME:
+            k = name
+        elif mode == _CARDS:
+            parts = [name]
             for v in args:
-                # State.visible, written out: a card face up, in a public zone, in the
-                # mover's own zone, or on top of a top-visible zone
                 if type(v) is not int:
                     break
-                if not face[v]:
+                if not face[v]:  # _shown(S, v), written out
                     z = loc[v]
                     if z < 0:
                         break
@@ -50,9 +109,34 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
                 parts.append(names[v])
             else:
                 k = " ".join(parts)
+        elif mode == _KEYED:
+            parts = [name]
+            for v, spec in zip(args, action.args):
+                t = (names[v] if type(v) is int and _shown(S, v) else None) \
+                    if spec[2] == "card" else _part(S, v, spec[2], canon_move)
+                if t is None:
+                    break
+                parts.append(t)
+            else:
+                k = " ".join(parts)
         if k is None:
             k = S.move_key(action, args)
         if k not in seen:
             seen.add(k)
             out.append(e)
     return out
+
+
+_NAME, _CARD, _CARDS, _KEYED, _TEXT = range(5)
+
+
+def _mode(action: Any, canon_move: Callable[[str], str]) -> tuple[str, str, int]:
+    """An action's canonical name (alone and followed by a space) and how its entries are
+    keyed: _NAME (no arguments), _CARD (one card), _CARDS (cards), _KEYED (cards, groups and
+    lists of cards), _TEXT (the move text: a number, a seat, a word)."""
+    name = canon_move(action.name)
+    types = [spec[2] for spec in action.args]
+    mode = _NAME if not types else _CARD if types == ["card"] else \
+        _CARDS if all(t == "card" for t in types) else \
+        _KEYED if all(t in _KEYED_TYPES for t in types) else _TEXT
+    return name, name + " ", mode

@@ -175,3 +175,30 @@ def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:
     for i in range(limits.MEMO_ITEMS // limits.MEMO_KEY_ITEMS + 10):
         m(None, list(range(i, i + limits.MEMO_KEY_ITEMS)))
     assert sum(len(k) for k in cache) <= limits.MEMO_ITEMS
+
+
+def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
+    """A memo whose results are not asked for again (a function of a hand that changes at
+    every turn) stops keeping them: the answers, and the work they charge, stay the same."""
+    from rulelang import codegen, limits
+    from rulelang.runtime import WORK
+
+    calls = []
+
+    def inner(S: Any, x: Any) -> int:
+        calls.append(1)
+        WORK[0] -= 3
+        return x * 2
+
+    m = codegen.memo(inner, 1, (False,))
+    cache, seen = m.__globals__["cache"], m.__globals__["seen"]
+    WORK[0] = 10**9
+    for i in range(limits.MEMO_PROBE):  # every call a new argument: no hits
+        assert m(None, i) == 2 * i
+    assert seen[2] == limits.MEMO_PAUSE and not cache  # dropped
+    w = WORK[0]
+    assert m(None, 1) == 2 and len(calls) == limits.MEMO_PROBE + 1 and not cache
+    assert w - WORK[0] == 3  # computed directly, charged the same
+    seen[2] = 0  # the pause over: remembered again
+    assert m(None, 5) == 10 and m(None, 5) == 10 and len(cache) == 1 and seen[1] == 1
+    assert w - WORK[0] == 3 + 3 + 3  # a remembered result charges what it cost

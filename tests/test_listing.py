@@ -151,3 +151,50 @@ def test_a_lifted_call_is_made_afresh_on_each_pass(tmp_path: Path) -> None:
     best = game.functions["best"].fn
     assert got == [[y for y in s.zones[1] if y in best(s, p)] for p in range(3)]
     assert got[0] != got[2]
+
+
+KEYED = """\
+name: Keys
+players: {min: 2, max: 3, default: 2}
+deck: {ranks: [2, 3, 4, 5], suits: [S, H], copies: 2}
+zones:
+  stock: {visibility: hidden, home: true}
+  pile: {visibility: top}
+  hand: {per_player: true, visibility: owner}
+  melds: {per_player: true, groups: true, visibility: public}
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 4)", "move(top(stock), pile)",
+          "move(top(stock), pile)", "meld(hand[0][:1], melds[0])"]
+  settle: {done: pass}
+phases:
+  play:
+    actions:
+      lay:
+        args: {m: "[[c, d] for c in hand[me] for d in hand[me]] + [[c] for c in stock]"}
+        do: end_round('done')
+      show:
+        args: {m: "[[[c], [d]] for c in hand[me] for d in hand[me] + pile]"}
+        do: end_round('done')
+      add:
+        args: {g: "[g for p in players for g in melds[p]]", c: "hand[me] + pile + stock"}
+        do: end_round('done')
+      put:
+        args: {c: "hand[me] + pile", d: "pile + stock"}
+        do: end_round('done')
+"""
+
+
+def test_distinct_moves_of_melds_groups_and_hidden_cards_are_those_of_the_texts(
+        tmp_path: Path) -> None:
+    """Entries keyed from tables (lists of cards, melds, groups) are one move exactly when
+    their texts are; a card the mover cannot see (deep in a pile, in the stock) is named by
+    its place, so entries holding one are keyed by their text."""
+    path = tmp_path / "g.yaml"
+    path.write_text(KEYED, encoding="utf-8")
+    game = rulelang.load(str(path))
+    for seed in range(6):
+        s = game.new_state(2, seed=seed, record=False)
+        s._compute_legal()
+        got = [(a.name, _plain(list(args))) for a, args in s._distinct()]
+        assert got == _by_text(s)
+        assert len(got) < len(s._entries)  # equal cards of the two packs were one move

@@ -1,0 +1,75 @@
+"""``count``, ``filter``, ``sort`` and ``group_by`` of a written-out lambda, as comprehensions.
+
+``count(h, c -> c.rank == r)`` given a lambda calls it once per item: a Python call that
+stores the item in the lambda's frame slot, then the body. The compiler writes such a call as
+a comprehension over the list instead, with the body inline and the loop variable in that slot
+(``len([1 for F[7] in _seq(h) if F[7] ...])``): the same items looked at in the same order,
+the same errors, and the same work charged (``_seq`` charges the list once, as the built-in
+does), with no call per item; the loop variable also takes the list's item type, so a card's
+attributes are read from the deck's tables directly. ``sort`` and ``group_by`` get the keys
+as a list made by such a comprehension and order or group the items by it (``sorted_by``,
+``grouped_by``), exactly as the built-ins do with a key function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import nodes as N
+from .builtins import Builtin, _seq
+
+# the built-ins written as comprehensions when given a lambda
+LOOPED = frozenset({"count", "filter", "sort", "group_by"})
+
+
+def sorted_by(xs: list, keys: list) -> list:
+    """``sorted(xs, key=f)`` where ``keys[i]`` is ``f(xs[i])``: stable, and comparing the same
+    keys in the same order (so keys that cannot be compared fail alike)."""
+    return [xs[i] for i in sorted(range(len(xs)), key=keys.__getitem__)]
+
+
+def grouped_by(xs: list, keys: list) -> list:
+    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (see ``builtins._group_by``)."""
+    groups: dict[Any, list] = {}
+    for k, x in zip(keys, xs):
+        groups.setdefault(k, []).append(x)
+    try:
+        return [groups[k] for k in sorted(groups)]
+    except TypeError:
+        return list(groups.values())
+
+
+def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
+                result_type: Any) -> tuple[Any, str] | None:
+    """``n`` (a call of a built-in in ``LOOPED``) as a comprehension, or None when it is not
+    given a written-out lambda or takes keyword arguments (sort's ``desc:``). ``c`` is the
+    compiler (``compile.Compiler``, which imports this module), ``sc`` its scope."""
+    if len(n.args) != 2 or not isinstance(n.args[1], N.Lambda) or n.kwargs:
+        return None
+    xs_node, lam = n.args
+    xsf, xst = c.expr(xs_node, sc)
+    c._check_kind(b, "l", xs_node, xst)
+    # the loop variable is an item of the list (as a comprehension's is)
+    item = xst[5:-1] if xst.startswith("list[") and xst.endswith("]") else "any"
+    saved = dict(sc.slots), dict(sc.types)
+    try:
+        # the items of sort and group_by are looped over twice: the list is kept in a slot
+        held = sc.new_slot(f"@items{id(n)}") if b.name in ("sort", "group_by") else -1
+        slot = sc.new_slot(lam.param, item)
+        body = c.expr(lam.body, sc)[0]
+    finally:
+        sc.slots, sc.types = saved
+    seq = c.k(_seq)
+    ret = result_type(b, [xst, "fn"])
+    # the comprehension alone, so that its loop variable can become a Python local
+    if b.name == "count":
+        loop = c._localized(c.gen(f"[1 for F[{slot}] in {seq}({{0}}) if {{1}}]", xsf, body),
+                            [slot])
+        return c.gen("len({0})", loop), ret
+    if b.name == "filter":
+        return c._localized(c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]",
+                                  xsf, body), [slot]), ret
+    keys = c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
+    by = c.k(sorted_by if b.name == "sort" else grouped_by)
+    return c.gen(f"(F.__setitem__({held}, {seq}({{0}})) or {by}(F[{held}], {{1}}))",
+                 xsf, keys), ret

@@ -1,0 +1,140 @@
+"""count/filter/sort/group_by given a written-out lambda are compiled as comprehensions
+(``rulelang/lambdaloops.py``), and other lambdas take their argument as a Python parameter
+(``codegen.localize``), and ``x in xs`` of a variable charges its search inline
+(``compile._inline_search``): the same values, the same errors and the same work as lambdas
+that store their argument in the frame, called once per item, searching through charged()."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang import codegen
+from rulelang import compile as compile_mod
+from rulelang.errors import RuntimeRulesError
+from rulelang.runtime import WORK
+
+GAME_TEXT = """\
+name: Loops
+players: {min: 2, max: 4, default: 3}
+deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [S, H, D, C], jokers: 2}
+zones:
+  stock: {visibility: hidden, home: true}
+  hand: {per_player: true, visibility: owner}
+functions:
+  # the hand of seat p and parameters of no declared type, as the rules' own helpers have
+  counted(h, r): count(h, c -> c.rank == r or c.suit in ['S', 'H'])
+  kept(h, w): filter(h, c -> c.rank in w)
+  ordered(h, w): 'sort(sort(h), c -> (if c.rank in w then 0 - c.order else c.suit))'
+  by_suit(h): 'sort(h, c -> (if c.suit == none then "Z" else c.suit))'
+  grouped(h, w): 'group_by(h, c -> (if c.rank in w then "wild" else c.rank))'
+  mixed(h): 'group_by(h, c -> (if c.rank == "2" then 1 else c.rank))'
+  clash(h): 'sort(h, c -> (if c.rank == "2" then 1 else c.rank))'
+  nested(h): 'count(h, c -> count(h, d -> d.rank == c.rank) > 1)'
+  typed(p): 'sort(hand[p], c -> c.order) + filter(hand[p], c -> c.suit == "S")'
+  not_list(x): count(x, c -> c > 1)
+  hand_of(p): hand[p]
+  paired(h): 'sort(h, c -> (if any(h, d -> d.rank == c.rank and d != c) then 0 else 1))'
+  deep(h): 'max(h, c -> {deep})'
+  pairs(h): '[[c, d] for c in h for d in h if c.order < d.order and c.suit == d.suit]'
+  inner(h): '[count([d for d in h if d.rank == c.rank]) for c in h]'
+  deep_each(h): '[{deep} for c in h if c.order > 2]'
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
+  settle: {done: pass}
+phases:
+  play:
+    actions:
+      go:
+        do: end_round('done')
+"""
+# a lambda body too deep to be inlined (limits.MAX_INLINE_DEPTH): a closure handed the frame
+DEEP = " + ".join(["c.order"] * 30)
+GAME = GAME_TEXT.replace("{deep}", DEEP)
+
+CALLS: list[tuple[str, Any]] = [
+    ("counted", lambda h: (h, "7")), ("kept", lambda h: (h, ["2", "A"])),
+    ("ordered", lambda h: (h, ["2", "JK"])), ("by_suit", lambda h: (h,)),
+    ("grouped", lambda h: (h, ["2", "A"])), ("mixed", lambda h: (h,)),
+    ("clash", lambda h: (h,)), ("nested", lambda h: (h,)), ("typed", lambda h: (0,)),
+    ("not_list", lambda h: (5,)), ("not_list", lambda h: ("abc",)),
+    ("paired", lambda h: (h,)), ("deep", lambda h: (h,)), ("pairs", lambda h: (h,)),
+    ("inner", lambda h: (h,)), ("deep_each", lambda h: (h,)),
+]
+
+
+def _run(game: Any, s: Any, name: str, args: tuple) -> tuple[Any, int]:
+    """The value (or error text) of a call and the work it charged."""
+    WORK[0] = 10**9
+    try:
+        v: Any = game.functions[name].fn(s, *args)
+    except RuntimeRulesError as e:
+        v = ("error", str(e))
+    return v, 10**9 - WORK[0]
+
+
+def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    looped = rulelang.load(str(path))
+    src = looped.functions["counted"].fn
+    # the built-ins, calling lambdas that store their argument in the frame
+    monkeypatch.setattr(compile_mod, "LOOPED", frozenset())
+    monkeypatch.setattr(codegen, "LOCALS", False)
+    monkeypatch.setattr(compile_mod, "_inline_search", lambda f: False)  # charged(xs) calls
+    called = rulelang.load(str(path))
+    assert called.functions["counted"].fn is not src
+    errors = 0
+    for seed in range(8):
+        s1 = looped.new_state(3, seed=seed, record=False)
+        s2 = called.new_state(3, seed=seed, record=False)
+        for p in range(3):
+            h = looped.functions["hand_of"].fn(s1, p)
+            for name, args in CALLS:
+                a = args(h)
+                got, want = _run(looped, s1, name, a), _run(called, s2, name, a)
+                assert got == want, (name, seed, p)
+                errors += isinstance(got[0], tuple)
+    assert errors  # the error cases were reached (keys that cannot be compared, not a list)
+
+
+def test_a_lambda_becomes_a_comprehension(tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    dump = rulelang.load(str(path)).generated.dump()
+    body = dump[dump.index("counted(h, r)"):dump.index("kept(h, w)")]
+    assert "lambda _v" not in body and re.search(r"for _v\d+ in", body)
+
+
+def test_a_lambda_takes_its_argument_as_a_parameter_unless_the_frame_is_handed_on(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    dump = rulelang.load(str(path)).generated.dump()
+    paired = dump[dump.index("paired(h)"):dump.index("deep(h)")]
+    assert re.search(r"lambda _v\d+:", paired) and "_v)" not in paired
+    deep = dump[dump.index("deep(h)"):dump.index("pairs(h)")]
+    assert "(S, F)" in deep and "F.__setitem__" in deep  # too deep to inline: stored
+    pairs = dump[dump.index("pairs(h)"):dump.index("inner(h)")]
+    assert re.search(r"for _v\d+ in .* for _v\d+ in", pairs)  # loop variables as locals
+    deep = dump[dump.index("deep_each(h)"):]
+    assert "(S, F)" in deep and re.search(r"for F\[\d+\] in", deep)
+
+
+def test_a_search_charged_inline_runs_out_of_work_as_charged_did(tmp_path: Path) -> None:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    game = rulelang.load(str(path))
+    s = game.new_state(3, seed=1, record=False)
+    h = game.functions["hand_of"].fn(s, 0)
+    wild = ["2"] * 50
+    _, full = _run(game, s, "kept", (h, wild))
+    assert full >= 9 * 50  # each card's search of the 50 wild ranks
+    WORK[0] = full - 40
+    with pytest.raises(RuntimeRulesError, match="looped more than"):
+        game.functions["kept"].fn(s, h, wild)
