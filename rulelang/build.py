@@ -13,7 +13,7 @@ from typing import Any
 from . import nodes as N
 from .cards import Deck, rank_text
 from .codegen import Src, fn_of, unit_call
-from .compile import Compiler, Scope, Symbols, UserFn
+from .compile import Compiler
 from .deps import Deps
 from .engine import State
 from .errors import (
@@ -33,6 +33,7 @@ from .game import ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef
 from .options import resolve_options
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
+from .scope import Scope, Symbols, UserFn
 from .yamlload import YMap
 
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from .codegen import Namespace, Src, cond_lines, src_of
-from .compile import Compiler, Scope
+from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
 from .runtime import NO_FRAME
+from .scope import Scope
 
 
 def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:

@@ -13,11 +13,11 @@ from typing import Any
 from . import nodes as N
 from .builtins import BUILTINS
 from .codegen import Namespace, Src, fn_of, memo
-from .compile import UserFn
 from .errors import CheckError, RulesError, RuntimeRulesError, Span
 from .parse import parse
 from .rules import as_str
 from .runtime import PY_ERRORS, WORK, out_of_work
+from .scope import UserFn
 
 
 def install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:

@@ -15,7 +15,7 @@ from .cards import Deck, DeckTables
 from .errors import Span, UsageError, did_you_mean
 
 if TYPE_CHECKING:  # the compiler's record of a rules function; only its type is named here
-    from .compile import UserFn
+    from .scope import UserFn
 
 Fn = Any
 VISIBILITIES = ("hidden", "owner", "public", "top")

@@ -1,7 +1,7 @@
 """count/filter/sort/group_by given a written-out lambda are compiled as comprehensions
 (``rulelang/lambdaloops.py``), and other lambdas take their argument as a Python parameter
 (``codegen.localize``), and ``x in xs`` of a variable charges its search inline
-(``compile._inline_search``): the same values, the same errors and the same work as lambdas
+(``scope.inline_search``): the same values, the same errors and the same work as lambdas
 that store their argument in the frame, called once per item, searching through charged()."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import rulelang
+from rulelang import calls as calls_mod
 from rulelang import codegen
 from rulelang import compile as compile_mod
 from rulelang.errors import RuntimeRulesError
@@ -84,9 +85,9 @@ def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
     looped = rulelang.load(str(path))
     src = looped.functions["counted"].fn
     # the built-ins, calling lambdas that store their argument in the frame
-    monkeypatch.setattr(compile_mod, "LOOPED", frozenset())
+    monkeypatch.setattr(calls_mod, "LOOPED", frozenset())
     monkeypatch.setattr(codegen, "LOCALS", False)
-    monkeypatch.setattr(compile_mod, "_inline_search", lambda f: False)  # charged(xs) calls
+    monkeypatch.setattr(compile_mod, "inline_search", lambda f: False)  # charged(xs) calls
     called = rulelang.load(str(path))
     assert called.functions["counted"].fn is not src
     errors = 0

@@ -1,0 +1,301 @@
+"""Compiling calls: built-ins (by their records in ``builtins.BUILTINS``), the state's
+built-ins and effects, meld finders, and the rules file's own functions (inlined where small).
+
+A mixin of ``compile.Compiler``: the methods here use its ``expr``, ``gen``, ``k`` and ``err``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import nodes as N
+from .builtins import (
+    BUILTINS,
+    EXTREME_OF,
+    KNOWN_KWARGS,
+    Builtin,
+    Group,
+    _meld_funcs,
+)
+from .codegen import Src, fn_of, src_of
+from .errors import RuntimeRulesError, did_you_mean
+from .lambdaloops import LOOPED, lambda_loop
+from .limits import (
+    MAX_INLINE,
+    MAX_INLINE_BODY,
+    MAX_INLINE_SRC,
+)
+from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
+from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
+
+
+class Calls:
+    """The compiler's calls (see the module docstring)."""
+
+    def e_Call(self, n: N.Call, sc: Scope) -> tuple[Fn, str]:
+        name = n.func
+        sym = self.sym
+        if name == "super":
+            fn = sc.fn
+            sup = sym.functions.get(fn.name + "@super") if fn else None
+            if sup is None:
+                self.err("super() is only allowed in a function that overrides one it extends",
+                         n.span)
+                return (lambda S, F: None), "any"
+            return self._user_call(n, sup, sc)
+        if name in sym.functions:
+            return self._user_call(n, sym.functions[name], sc)
+        b = BUILTINS.get(name)
+        if b is not None:
+            if b.meld:
+                return self._meld_call(n, b, sc)
+            if b.state:
+                if b.effect:
+                    self.err(f"'{name}' changes the game and can only be used as an effect",
+                             n.span)
+                return self._state_call(n, b, sc)
+            return self._pure_call(n, b, sc)
+        known = [k for k in [*sym.functions, *BUILTINS] if "@" not in k]
+        self.err(f"unknown function '{name}'{did_you_mean(name, known)}", n.span)
+        return (lambda S, F: None), "any"
+
+    def _check_arity(self, n: N.Call, mn: int, mx: int, allowed_kw: tuple[str, ...]) -> bool:
+        k = len(n.args)
+        ok = True
+        if not mn <= k <= mx:
+            want = f"{mn}" if mn == mx else f"{mn} to {mx}"
+            self.err(f"{n.func}() takes {want} argument{'s' if mx != 1 else ''}, got {k}", n.span)
+            ok = False
+        for kw, node in n.kwargs:
+            if kw not in allowed_kw:
+                extra = f"; it takes {', '.join(allowed_kw)}" if allowed_kw else ""
+                self.err(f"{n.func}() has no argument named '{kw}'{extra}", node.span)
+                ok = False
+        return ok
+
+    def _fn_arg(self, node: N.Node, sc: Scope) -> Fn:
+        """A function argument: a lambda, or the name of a one-parameter rules function."""
+        if isinstance(node, N.Lambda):
+            return self.expr(node, sc)[0]
+        if isinstance(node, N.Name) and node.id in self.sym.functions:
+            uf = self.sym.functions[node.id]
+            if len(uf.params) != 1:
+                self.err(f"'{node.id}' takes {len(uf.params)} arguments; a function passed "
+                         "here must take one", node.span)
+            if sc.fn is not None:
+                sc.fn.calls.add(uf.name)
+            return lambda S, F: (lambda v: uf.fn(S, v))  # type: ignore[misc]
+        f, t = self.expr(node, sc)
+        if t not in ("fn", "any"):
+            self.err(f"expected a function like 'x -> ...' here, got {t}", node.span)
+        return fn_of(f)
+
+    def _pure_call(self, n: N.Call, b: Builtin, sc: Scope) -> tuple[Fn, str]:
+        self._check_arity(n, b.min_args, b.max_args, b.kwargs)
+        if (b.name in ("any", "all") and len(n.args) == 1 and not n.kwargs
+                and isinstance(n.args[0], N.Comprehension) and len(n.args[0].clauses) == 1):
+            return self._any_all(b.name, n.args[0], sc)
+        if b.name in LOOPED and (looped := lambda_loop(self, n, b, sc, result_type)):
+            return looped
+        argfs: list[Fn] = []
+        types: list[str] = []
+        for i, a in enumerate(n.args):
+            kind = b.kinds[i] if i < len(b.kinds) else "x"
+            is_fn_name = (isinstance(a, N.Name) and a.id in self.sym.functions
+                          and a.id not in sc.slots and i > 0)
+            if kind == "f" or isinstance(a, N.Lambda) or is_fn_name:
+                argfs.append(self._fn_arg(a, sc))
+                types.append("fn")
+            else:
+                f, t = self.expr(a, sc)
+                self._check_kind(b, kind, a, t)
+                argfs.append(f)
+                types.append(t)
+        kwfs = {}
+        for k, a in n.kwargs:
+            kwfs[k] = self._fn_arg(a, sc) if k == "key" else self.expr(a, sc)[0]
+        impl = b.impl
+        ret = result_type(b, types)
+        if (b.name in ("sum", "max", "min") and len(argfs) == 1 and not kwfs
+                and isinstance(n.args[0], N.Comprehension)):
+            # a comprehension gives a list and has paid for its loop: no checks needed
+            pick = sum if b.name == "sum" else EXTREME_OF[b.name]
+            return self.gen(f"{self.k(pick)}({{0}})", *argfs), ret
+        if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
+            return self.gen("len({0})", *argfs), ret
+        return self._call_src(self.k(impl), argfs, kwfs), ret
+
+    def _call_src(self, func: str, argfs: list[Fn], kwfs: dict[str, Fn]) -> Src:
+        """``func(args..., key=value...)`` with the arguments' source spliced in."""
+        parts = ["{" + str(i) + "}" for i in range(len(argfs))]
+        # only the built-ins' own argument names reach the source (the checker reported others)
+        kws = [k for k in kwfs if k in KNOWN_KWARGS]
+        parts += [f"{kw}={{{len(argfs) + i}}}" for i, kw in enumerate(kws)]
+        return self.gen(func + "(" + ", ".join(parts) + ")", *argfs, *[kwfs[k] for k in kws])
+
+    def _check_kind(self, b: Builtin, kind: str, node: N.Node, t: str) -> None:
+        """An argument of a kind the built-in's record does not take is an error."""
+        if kind == "l" and t in ("int", "num", "bool", "card", "seat", "none", "str"):
+            self.err(f"{b.name}() needs a list or a zone, not {t}", node.span)
+
+    def _meld_call(self, n: N.Call, b: Builtin, sc: Scope) -> tuple[Fn, str]:
+        self._check_arity(n, b.min_args, b.max_args, b.kwargs)
+        if not hasattr(self, "_melds"):
+            sym = self.sym
+            self._melds = _meld_funcs(sym.card_rank, sym.card_suit, sym.card_order,
+                                      sym.card_name, len(set(sym.card_rank)))
+        impl = self._melds[n.func]
+        argfs = []
+        for i, a in enumerate(n.args[:b.max_args]):
+            f, t = self.expr(a, sc)
+            self._check_kind(b, b.kinds[i], a, t)
+            argfs.append(f)
+        ret = b.ret
+        kwfs = {k: (self._fn_arg(a, sc) if k in ("wild", "key") else self.expr(a, sc)[0])
+                for k, a in n.kwargs}
+        for k, a in n.kwargs:
+            if k == "ace" and not (isinstance(a, N.Const) and a.value in ("low", "high", "both")):
+                self.err("ace: takes 'low', 'high' or 'both'", a.span)
+        return self._call_src(self.k(impl), argfs, kwfs), ret
+
+    def _any_all(self, name: str, comp: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
+        """any(e for x in xs if c) / all(...) that stop at the first answer."""
+        saved = dict(sc.slots), dict(sc.types)
+        var, it, cond = comp.clauses[0]
+        itf, itt = self.expr(it, sc)
+        slot = sc.new_slot(var, elem_of(itt))
+        if isinstance(itf, Src) and itf.src in SEAT_LISTS:
+            sc.sure.add(slot)
+        condf = self.expr(cond, sc)[0] if cond is not None else None
+        elt = self.expr(comp.elt, sc)[0]
+        sc.slots, sc.types = saved
+        kids = [itf] + ([condf] if condf is not None else []) + [elt]
+        cond_src = " if {1}" if condf is not None else ""
+        span = self.k(comp.span)
+        out = self.gen(f"{name}({{{len(kids) - 1}}} for F[{slot}] in _work({{0}}, "
+                       f"{span}){cond_src})", *kids)
+        out.parts = (name, slot, itf, condf, elt, span)
+        return out, "bool"
+
+    def _zone_arg(self, node: N.Node, sc: Scope) -> tuple[Fn, bool]:
+        """A zone argument of an effect: (closure giving the zone id, whether it is per player
+        and given without a seat, as in deal(stock, hand, 3))."""
+        sym = self.sym
+        if isinstance(node, N.Name) and node.id in sym.zones and node.id not in sc.slots:
+            zid, per = sym.zones[node.id]
+            return self.lit(str(zid)), per
+        if (isinstance(node, N.Index) and isinstance(node.obj, N.Name)
+                and node.obj.id in sym.zones and node.obj.id not in sc.slots):
+            base, per = sym.zones[node.obj.id]
+            if not per:
+                self.err(f"'{node.obj.id}' is a shared zone; it takes no [seat]", node.span)
+            idx, _ = self.expr(node.index, sc)
+            return self.gen(f"({base} + {{0}})", idx), False
+        f, t = self.expr(node, sc)
+        f = fn_of(f)
+        if t in ("group", "any"):
+            def group_zone(S: Any, F: list) -> int:
+                g = f(S, F)
+                if not isinstance(g, Group):
+                    raise RuntimeRulesError("expected a zone or a group on the table here")
+                return g.zid
+            return group_zone, False
+        self.err(f"expected a zone here (one of {', '.join(sym.zones)}), got {t}", node.span)
+        return (lambda S, F: 0), False
+
+    def _state_call(self, n: N.Call, b: Builtin, sc: Scope) -> tuple[Fn, str]:
+        name = n.func
+        mx, kinds, ret = b.max_args, b.kinds, b.ret
+        self.touch = True
+        self._check_arity(n, b.min_args, mx, b.kwargs)
+        argfs: list[Fn] = []
+        for i, a in enumerate(n.args[:mx]):
+            kind = kinds[i]
+            if kind == "z":
+                f, per = self._zone_arg(a, sc)
+                if per and not (name == "deal" and i == 1):
+                    self.err(f"'{a.id}' is a zone of each player: write {a.id}[seat]",  # type: ignore[attr-defined]
+                             a.span)
+                if name == "deal" and i == 1 and not per:
+                    self.err("deal() deals to a zone of each player, like deal(stock, hand, 3)",
+                             a.span)
+                argfs.append(f)
+            elif kind == "n":
+                if not isinstance(a, N.Const) or not isinstance(a.value, str):
+                    self.err(f"{name}() needs a quoted name, like {name}('draw')", a.span)
+                    argfs.append(self.lit("''"))
+                else:
+                    v = a.value
+                    if v not in self.sym.ended_by:
+                        self.err(f"'{v}' is not a way the round can end: add it under "
+                                 f"round.settle{did_you_mean(v, self.sym.ended_by)}", a.span)
+                    argfs.append(self.lit(self.k(v)))
+            else:
+                argfs.append(self.expr(a, sc)[0])
+        kwfs = {k: self.expr(a, sc)[0] for k, a in n.kwargs}
+        for k, a in n.kwargs:
+            if k == "at" and not (isinstance(a, N.Const) and a.value in ("top", "bottom")):
+                self.err("at: takes 'top' or 'bottom'", a.span)
+            if k == "face" and not (isinstance(a, N.Const) and a.value in ("up", "down")):
+                self.err("face: takes 'up' or 'down'", a.span)
+        assert name.isidentifier()  # a key of BUILTINS, never rules text
+        return self._call_src("S.fx_" + name, argfs, kwfs), ret
+
+    def _user_call(self, n: N.Call, uf: UserFn, sc: Scope) -> tuple[Fn, str]:
+        if n.kwargs:
+            self.err(f"{n.func}() takes no named arguments", n.kwargs[0][1].span)
+        if len(n.args) != len(uf.params):
+            self.err(f"{n.func}() takes {len(uf.params)} argument"
+                     f"{'s' if len(uf.params) != 1 else ''} ({', '.join(uf.params)}), "
+                     f"got {len(n.args)}", n.span)
+        if sc.fn is not None:
+            sc.fn.calls.add(uf.name)
+        argfs = [self.expr(a, sc)[0] for a in n.args][: len(uf.params)]
+        if uf.effect and not getattr(self, "_in_stmt", False):
+            self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
+                     n.span)
+        inlined = self._inline(uf, argfs, sc)
+        if inlined is not None:
+            return inlined, uf.ret
+        if self.functions_final and uf.fn is not None:
+            return self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {}), uf.ret
+        # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
+        return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
+
+    def _inline(self, uf: UserFn, argfs: list[Fn], sc: Scope) -> Src | None:
+        """A call of a small function compiled into the caller: its body with the parameters
+        in slots of the caller's frame (a slot argument is used as it is, so that a seat stays
+        known to be one). Only functions that read the game are inlined (pure ones are called,
+        for their remembered results), only once all are compiled (so never into a function,
+        and never recursively), and a Python error inside is reported at the caller's rule.
+        None where the call stays a call."""
+        if not (self.functions_final and uf.tree is not None and not uf.effect and not uf.pure
+                and "@" not in uf.name and uf.name + "@super" not in self.sym.functions
+                and uf.name not in self._inlining and len(self._inlining) < MAX_INLINE
+                and uf.size <= min(MAX_INLINE_BODY, self._inline_left)
+                and len(argfs) == len(uf.params) and not self.errors):
+            return None
+        self._inline_left -= uf.size
+        body = Scope(fn=None)
+        body.n = sc.n
+        body.sure = sc.sure
+        setters = []
+        for p, f in zip(uf.params, argfs):
+            if is_local(f):
+                body.slots[p], body.types[p] = slot_of(f), "any"  # type: ignore[arg-type]
+            else:
+                slot = body.new_slot(p)
+                setters.append(f"F.__setitem__({slot}, {src_of(f, self.cg)[0]}) or ")
+        self._inlining.append(uf.name)
+        try:
+            fn, _t = self.expr(uf.tree, body)
+        finally:
+            self._inlining.pop()
+        if self.errors or not isinstance(fn, Src) or len(fn.src) > MAX_INLINE_SRC:
+            self.errors.clear()
+            return None
+        sc.n = max(sc.n, body.n)
+        if not setters:
+            return fn
+        src, depth = src_of(fn, self.cg)
+        return Src("(" + "".join(setters) + src + ")", self.cg, depth + 1)

@@ -1,0 +1,227 @@
+"""What the compiler works with: the rules file's symbols, the scopes of local names, the types
+it infers, and the small operations generated code calls for ``+``, ``*`` and indexing.
+
+``Symbols`` are the declared names of one rules file (zones, counters, globals, value tables,
+functions); a ``Scope`` maps the local names of one piece of rules text to slots of its frame;
+a ``UserFn`` is one function or procedure of the rules file. Types are strings (``int``,
+``card``, ``list[seat]``, ``any``...), inferred bottom-up and loosely.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .builtins import (
+    Builtin,
+    charge,
+    nested,
+)
+from .codegen import Src
+from .errors import RuntimeRulesError, Span
+from .limits import (
+    MAX_COLLECTION,
+    MAX_NUMBER,
+)
+from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
+
+Fn = Callable[[Any, list], Any]
+
+CARD_ATTRS = {"rank": "str", "suit": "str", "color": "str", "order": "int", "joker": "bool",
+              "name": "str"}
+SPECIAL = {
+    "me": "seat", "turn": "seat", "dealer": "seat", "phase": "str", "round": "int",
+    "turns": "int", "ended_by": "str", "players": "list[seat]", "num_players": "int",
+    "suits": "list[str]", "ranks": "list[str]", "seats": "list[seat]",
+}
+CMP_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+
+
+@dataclass
+class UserFn:
+    """A function or procedure of the rules file; ``fn`` is filled in after compiling."""
+
+    name: str
+    params: tuple[str, ...]
+    span: Span
+    effect: bool
+    nslots: int = 0
+    fn: Callable[..., Any] | None = None
+    calls: set[str] = field(default_factory=set)
+    ret: str = "any"
+    pure: bool = False
+    # per parameter: whether the order of a list passed there cannot change the result
+    order_free: tuple[bool, ...] = ()
+    # the body of a function (not a procedure), for inlining it where it is called, and its
+    # number of nodes
+    tree: Any = None
+    size: int = 0
+
+
+@dataclass
+class Symbols:
+    """What names mean in a rules file: the tables the compiler resolves names against."""
+
+    globals: dict[str, int]
+    counters: dict[str, int]
+    zones: dict[str, tuple[int, bool]]  # name -> (id or base id, per player)
+    options: dict[str, Any]
+    values: dict[str, dict[str, Any]]
+    card_values: dict[str, tuple]  # value table -> tuple indexed by card id
+    data: dict[str, Any]
+    functions: dict[str, UserFn]
+    phases: set[str]
+    ended_by: set[str]
+    group_zones: set[str]
+    deck_size: int
+    card_rank: tuple
+    card_suit: tuple
+    card_order: tuple
+    card_color: tuple
+    card_joker: tuple
+    card_name: tuple
+
+
+class Scope:
+    """Locals of one compiled unit (a function body or a top-level string)."""
+
+    def __init__(self, params: tuple[str, ...] = (), in_action: bool = False,
+                 phase_names: bool = False, fn: UserFn | None = None) -> None:
+        self.slots: dict[str, int] = {p: i for i, p in enumerate(params)}
+        self.types: dict[str, str] = {p: "any" for p in params}
+        self.n = len(params)
+        # slots that only ever hold a seat of the table (the variable of a comprehension
+        # over players or seats): indexing a zone or counter by them needs no check
+        self.sure: set[int] = set()
+        self.in_action = in_action
+        self.phase_names = phase_names
+        self.fn = fn
+
+    def new_slot(self, name: str, typ: str = "any") -> int:
+        # a fresh slot per binding keeps nested comprehensions and lets from clobbering outers
+        i = self.n
+        self.n += 1
+        self.slots[name] = i
+        self.types[name] = typ
+        return i
+
+    def bind(self, name: str, typ: str = "any") -> int:
+        if name in self.slots:
+            self.types[name] = typ if self.types.get(name) in (None, typ) else "any"
+            return self.slots[name]
+        return self.new_slot(name, typ)
+
+
+def index_value(o: Any, k: Any) -> Any:
+    """``o[k]`` of rules text: a bad index or value is a rules error."""
+    try:
+        return o[k]
+    except (IndexError, KeyError):
+        raise RuntimeRulesError(f"index {k!r} is out of range") from None
+    except TypeError:
+        raise RuntimeRulesError("cannot index this value") from None
+
+
+def elem_of(t: str) -> str:
+    if t.startswith("list[") and t.endswith("]"):
+        return t[5:-1]
+    return "any"
+
+
+def is_local(f: Any) -> bool:
+    """Whether compiled code ``f`` just reads a frame slot (cheap to read twice)."""
+    return isinstance(f, Src) and re.fullmatch(r"F\[\d+\]", f.src) is not None
+
+
+def inline_search(f: Any) -> bool:
+    """Whether ``x in f`` charges its search inline (``f`` is read more than once then)."""
+    return is_local(f)
+
+
+def slot_of(f: Src) -> int:
+    """The frame slot that ``f`` (for which ``is_local`` holds) reads."""
+    return int(f.src[2:-1])
+
+
+# what the engine keeps as lists of seats of the table: a variable looping over them is a seat
+SEAT_LISTS = ("S.seated", "list(range(S.n))")
+
+
+def join_src(a: str, b: str) -> str:
+    """The type of a value that is either an ``a`` or a ``b`` (the branches of an ``if``, the
+    items of a list): ``none`` and the empty list ``[]`` take the other's type."""
+    if a == b or b == "none":
+        return a
+    if a == "none":
+        return b
+    if a == "list" and b.startswith("list["):
+        return b
+    if b == "list" and a.startswith("list["):
+        return a
+    if a.startswith("list[") and b.startswith("list["):
+        inner = join_src(elem_of(a), elem_of(b))
+        return f"list[{inner}]" if inner != "any" else "list"
+    if {a, b} <= {"int", "num"}:
+        return "num"
+    return "any"
+
+
+def is_num(t: str) -> bool:
+    return t in ("int", "num", "seat", "any")
+
+
+
+
+def concat(x: Any, y: Any) -> list:
+    if len(x) + len(y) > MAX_COLLECTION:
+        raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
+    return nested(list(x) + list(y))  # (which charges the items)
+
+
+def add_values(x: Any, y: Any) -> Any:
+    r = x + y
+    if type(r) is list or type(r) is str:
+        if len(r) > MAX_COLLECTION:
+            raise RuntimeRulesError(f"a list or text of more than {MAX_COLLECTION} items")
+        if type(r) is list:
+            nested(r)  # (which charges the items)
+        else:
+            charge(len(r))
+    return r
+
+
+def is_scalar(t: str) -> bool:
+    """Whether the checker knows values of type ``t`` are never lists."""
+    return t in ("int", "num", "bool", "card", "seat", "str", "none", "phase")
+
+
+def mul_values(x: Any, y: Any) -> Any:
+    if type(x) is int and type(y) is int:
+        r = x * y
+        if -MAX_NUMBER <= r <= MAX_NUMBER:
+            return r
+        raise RuntimeRulesError("a number grew beyond 10^30")
+    if not isinstance(x, (int, float)) or not isinstance(y, (int, float)):
+        raise RuntimeRulesError("'*' needs numbers")
+    return x * y
+
+
+def result_type(b: Builtin, types: list[str]) -> str:
+    """The type of a pure built-in's result, by its record's rule over its arguments' types."""
+    if b.ret == "elem":
+        if len(types) == 1:
+            if b.name in ("top", "bottom") and types[0] == "list[card]":
+                return "card"
+            return elem_of(types[0])
+        if b.name in ("top", "bottom") and len(types) == 2:
+            return types[0]  # the top n items
+        if len(types) > 1 and "fn" not in types:
+            return types[0] if len(set(types)) == 1 else "num"
+        return "any"
+    if b.ret == "same":
+        return types[0] if types and types[0].startswith("list") else "list"
+    if b.ret == "nested":  # groups of the items
+        return f"list[{types[0]}]" if types and types[0].startswith("list[") else "list"
+    return b.ret
