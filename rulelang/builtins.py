@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RuntimeRulesError
-from .limits import KEY_ITEMS, MAX_COLLECTION, MAX_MELDS
+from .limits import KEY_ITEMS, MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
 
 
@@ -45,7 +45,7 @@ class Builtin:
     doc: str = ""
 
 
-def _seq(xs: Any) -> list:
+def items_of(xs: Any) -> list:
     if isinstance(xs, list):
         WORK[0] -= len(xs)
         if WORK[0] < 0:
@@ -72,7 +72,7 @@ def _tname(x: Any) -> str:
 
 
 def _size(xs: Any) -> int:
-    return len(_seq(xs)) if not isinstance(xs, str) else len(xs)
+    return len(items_of(xs)) if not isinstance(xs, str) else len(xs)
 
 
 def _empty(name: str) -> RuntimeRulesError:
@@ -84,7 +84,7 @@ def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
         if len(args) == 2 and callable(args[1]) and key is None:
             args, key = (args[0],), args[1]
         if len(args) == 1:
-            xs = _seq(args[0])
+            xs = items_of(args[0])
         else:
             xs = list(args)
         if not xs:
@@ -110,40 +110,40 @@ EXTREME_OF = {"max": _extreme_of(max, "max"), "min": _extreme_of(min, "min")}
 
 
 def _sum(xs: Any, f: Callable[[Any], Any] | None = None) -> Any:
-    xs = _seq(xs)
+    xs = items_of(xs)
     return sum(f(x) for x in xs) if f else sum(xs)
 
 
 def _count(xs: Any, f: Callable[[Any], Any] | None = None) -> int:
-    xs = _seq(xs)
+    xs = items_of(xs)
     return sum(1 for x in xs if f(x)) if f else len(xs)
 
 
 def _any(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    xs = _seq(xs)
+    xs = items_of(xs)
     return any(f(x) for x in xs) if f else any(xs)
 
 
 def _all(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    xs = _seq(xs)
+    xs = items_of(xs)
     return all(f(x) for x in xs) if f else all(xs)
 
 
 def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False) -> list:
-    return sorted(_seq(xs), key=f, reverse=bool(desc))
+    return sorted(items_of(xs), key=f, reverse=bool(desc))
 
 
 def _filter(xs: Any, f: Callable[[Any], Any]) -> list:
-    return [x for x in _seq(xs) if f(x)]
+    return [x for x in items_of(xs) if f(x)]
 
 
 def _map(xs: Any, f: Callable[[Any], Any]) -> list:
-    return nested([f(x) for x in _seq(xs)])
+    return nested([f(x) for x in items_of(xs)])
 
 
 def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
     groups: dict[Any, list] = {}
-    for x in _seq(xs):
+    for x in items_of(xs):
         groups.setdefault(f(x), []).append(x)
     try:
         return [groups[k] for k in sorted(groups)]
@@ -152,7 +152,7 @@ def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _combinations(xs: Any, k: int) -> list:
-    xs = _seq(xs)
+    xs = items_of(xs)
     if not isinstance(k, int) or k < 0:
         raise RuntimeRulesError("combinations() needs a size of 0 or more")
     if k <= len(xs) and math.comb(len(xs), k) > MAX_COLLECTION:
@@ -174,21 +174,21 @@ def _range(a: int, b: int | None = None) -> list:
 
 
 def _top(xs: Any, n: int | None = None) -> Any:
-    xs = _seq(xs)
+    xs = items_of(xs)
     if n is None:
         return xs[0] if xs else None
     return xs[:n]
 
 
 def _bottom(xs: Any, n: int | None = None) -> Any:
-    xs = _seq(xs)
+    xs = items_of(xs)
     if n is None:
         return xs[-1] if xs else None
     return xs[-n:] if n else []
 
 
 def _lowest(xs: Any, f: Callable[[Any], Any]) -> list:
-    xs = _seq(xs)
+    xs = items_of(xs)
     if not xs:
         return []
     keys = [f(x) for x in xs]
@@ -197,7 +197,7 @@ def _lowest(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _highest(xs: Any, f: Callable[[Any], Any]) -> list:
-    xs = _seq(xs)
+    xs = items_of(xs)
     if not xs:
         return []
     keys = [f(x) for x in xs]
@@ -207,7 +207,7 @@ def _highest(xs: Any, f: Callable[[Any], Any]) -> list:
 
 def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
     """Groups of tied items, best (highest key) first: [[a], [b, c], [d]]."""
-    xs = _seq(xs)
+    xs = items_of(xs)
     keyed = sorted(((f(x), i, x) for i, x in enumerate(xs)), key=lambda t: t[0], reverse=True)
     out: list[list] = []
     last: Any = object()
@@ -223,7 +223,7 @@ def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
 def _distinct(xs: Any) -> list:
     out: list = []
     seen: set = set()  # hashable items are looked up at once; lists among them one by one
-    for x in _seq(xs):
+    for x in items_of(xs):
         try:
             if x in seen:
                 continue
@@ -297,23 +297,23 @@ def charged(xs: Any) -> Any:
 
 
 def _index_of(xs: Any, x: Any) -> int:
-    xs = _seq(xs)
+    xs = items_of(xs)
     return xs.index(x) if x in xs else -1
 
 
 def _first(xs: Any) -> Any:
-    xs = _seq(xs)
+    xs = items_of(xs)
     return xs[0] if xs else None
 
 
 def _last(xs: Any) -> Any:
-    xs = _seq(xs)
+    xs = items_of(xs)
     return xs[-1] if xs else None
 
 
 def _without(xs: Any, ys: Any) -> list:
     """``xs`` less one occurrence of each item of ``ys`` (a list, or a single item)."""
-    out = list(_seq(xs))
+    out = list(items_of(xs))
     ys = ys if isinstance(ys, list) else [ys]
     charge(len(out) * len(ys))  # each one is searched for
     for y in ys:
@@ -324,7 +324,7 @@ def _without(xs: Any, ys: Any) -> list:
 
 def _median(xs: Any) -> Any:
     """The middle item of the sorted numbers (the mean of the two middle ones when even)."""
-    v = sorted(_seq(xs))
+    v = sorted(items_of(xs))
     if not v:
         raise _empty("median")
     m = len(v) // 2
@@ -352,7 +352,7 @@ BUILTINS: dict[str, Builtin] = {
         _b("any", 1, 2, "lf", "bool", _any, order_free=True),
         _b("all", 1, 2, "lf", "bool", _all, order_free=True),
         _b("sort", 1, 2, "lf", "same", _sort, kwargs=("desc",)),
-        _b("reverse", 1, 1, "l", "same", lambda xs: list(reversed(_seq(xs)))),
+        _b("reverse", 1, 1, "l", "same", lambda xs: list(reversed(items_of(xs)))),
         _b("filter", 2, 2, "lf", "same", _filter),
         _b("map", 2, 2, "lf", "list", _map),
         _b("group_by", 2, 2, "lf", "nested", _group_by),
@@ -420,221 +420,3 @@ class Group(list):
             f"{self.container}#{self.number}"
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
-    """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
-    called once per card (in the order it was first needed) instead of once per look."""
-    texts: dict[int, str] = {}
-
-    def text(c: int) -> str:
-        t = texts.get(c)
-        if t is None:
-            v = key(c)
-            t = texts[c] = key_text(v) if type(v) is list else repr(v)  # key_text, written out
-        return t
-
-    return text
-
-
-# a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
-RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
-
-
-def _first_of_each(classes: list[list[int]], k: int) -> Any:
-    """Every way to take k cards from the classes, the first cards of each class."""
-    if k == 0:
-        yield []
-        return
-    if not classes or sum(len(c) for c in classes) < k:
-        return
-    head, rest = classes[0], classes[1:]
-    for n in range(min(k, len(head)), -1, -1):
-        for tail in _first_of_each(rest, k - n):
-            yield head[:n] + tail
-
-
-def _meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
-                ) -> dict[str, Callable[..., Any]]:
-    """Set and run finders over the deck's card tables (built once per game)."""
-    # the order cards of one meld are listed in: by rank order, then suit, then id
-    place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
-
-    def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
-        """The options without repeats: equal names, or equal ``same`` keys, are one option
-        (the first seen is kept)."""
-        seen: set[tuple] = set()
-        out = []
-        by_place = place.__getitem__
-        for o in options:
-            o = sorted(o, key=by_place)
-            key = tuple([name[c] for c in o]) if same is None else \
-                tuple(sorted([same(c) for c in o]))
-            if key not in seen:
-                seen.add(key)
-                out.append(o)
-                if len(out) > MAX_MELDS:
-                    raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
-        return out
-
-    def by_name(cs: list[int]) -> list[int]:
-        """One card per distinct name: identical cards are interchangeable in a choice."""
-        seen: dict[str, int] = {}
-        for c in cs:
-            seen.setdefault(name[c], c)
-        return list(seen.values())
-
-    def split(cards: Any, wild: Callable[[Any], Any] | None) -> tuple[list[int], list[int]]:
-        cs = _seq(cards)
-        if wild is None:
-            return list(cs), []
-        # one pass: a card equal to a wild card is one too (wild is a function of the card)
-        nat: list[int] = []
-        w: list[int] = []
-        for c in cs:
-            (w if wild(c) else nat).append(c)
-        return nat, w
-
-    def sets(cards: Any, lo: int = 3, hi: int | None = None, *, wild: Any = None,
-             max_wild: int = 0, all_wild: bool = False, key: Any = None) -> list[list[int]]:
-        """Every set of lo..hi cards of one rank, with at most max_wild wild cards. With
-        ``key``, cards with equal keys are interchangeable: one set per choice of keys, made of
-        the first such cards in the list's order."""
-        hi = lo if hi is None else hi
-        nat, wilds = split(cards, wild)
-        if key is not None:
-            key = _key_texts(key)
-        hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
-        ranks: dict[str, list[int]] = {}
-        for c in nat:
-            ranks.setdefault(rank[c], []).append(c)
-        out: list[list[int]] = []
-
-        def classes_of(cs: list[int]) -> list[list[int]]:
-            """The cards by key, each key's cards in the list's order (with no key, each
-            card is its own)."""
-            if key is None:
-                return [[c] for c in cs]
-            classes: dict[str, list[int]] = {}
-            for c in cs:
-                classes.setdefault(key(c), []).append(c)
-            return list(classes.values())
-
-        def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
-            """Every choice of k of the cards; with a key, one per mix of keys (the first
-            cards of each key), so that many equal cards cost nothing."""
-            # many wild cards make astronomically many choices: bound them before making any
-            n = math.comb(len(cs), k) if key is None else \
-                math.comb(max(0, len(classes) + k - 1), k)
-            if n > MAX_COLLECTION:
-                raise RuntimeRulesError(f"sets(): more than {MAX_COLLECTION} ways to choose "
-                                        f"{k} of {len(cs)} cards (fewer wild cards, or a "
-                                        "lower max_wild:?)")
-            charge(n)
-            if key is None:
-                return itertools.combinations(cs, k)
-            if len(classes) == 1:  # _first_of_each's one answer, if any
-                return [classes[0][:k]] if len(classes[0]) >= k else []
-            return _first_of_each(classes, k)
-
-        wild_classes = classes_of(wilds) if key is not None else []
-        wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
-                        for k in range(0, min(max_wild, len(wilds)) + 1)}
-        most_wild = max(wild_choices)
-        # the ranks with enough cards for the smallest set, in the deck's order of ranks
-        enough = [g for g in ranks.values() if len(g) + most_wild >= lo]
-        if len(enough) > 1:
-            enough.sort(key=lambda g: order[g[0]])
-        for group in enough:
-            group_classes: list[list[int]] | None = None  # keyed when first needed
-            for size in range(lo, hi + 1):
-                for k, wcs in wild_choices.items():
-                    a = size - k
-                    if a < 1 or a > len(group):
-                        continue
-                    if group_classes is None:
-                        group_classes = classes_of(group) if key is not None else []
-                    for nc in choices(group, group_classes, a):
-                        for wc in wcs:
-                            out.append(list(nc) + wc)
-                        if len(out) > MAX_MELDS * 4:
-                            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
-        if all_wild:
-            for size in range(lo, min(hi, len(wilds)) + 1):
-                out.extend(list(x) for x in choices(wilds, wild_classes, size))
-        return dedupe(out, key)
-
-    def positions(c: int, ace: str) -> list[int]:
-        # places in the natural sequence A(low) 2 .. K A(high), whatever order the deck lists
-        # its ranks in (an ace-low deck lists A first)
-        r = rank[c]
-        if r == "A":
-            return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
-        return [RUN_PLACE[r]]
-
-    def runs(cards: Any, lo: int = 3, *, ace: str = "low") -> list[list[int]]:
-        """Every run of lo or more cards in sequence in one suit (no wild cards)."""
-        out: list[list[int]] = []
-        suits: dict[Any, dict[int, int]] = {}
-        for c in by_name(_seq(cards)):
-            if rank[c] == "JK":
-                continue
-            for p in positions(c, ace):
-                suits.setdefault(suit[c], {})[p] = c
-        for s in suits:
-            at = suits[s]
-            for start in sorted(at):
-                seq = []
-                p = start
-                while p in at:
-                    seq.append(at[p])
-                    p += 1
-                    if len(seq) >= lo:
-                        out.append(list(seq))
-        return dedupe(out)
-
-    def is_set(cards: Any, *, wild: Any = None, max_wild: int | None = None) -> bool:
-        nat, wilds = split(cards, wild)
-        if max_wild is not None and len(wilds) > max_wild:
-            return False
-        return len({rank[c] for c in nat}) <= 1 and len(nat) + len(wilds) > 0
-
-    def is_run(cards: Any, *, ace: str = "low") -> bool:
-        cs = _seq(cards)
-        if not cs or len({suit[c] for c in cs}) != 1 or any(rank[c] == "JK" for c in cs):
-            return False
-        places = [positions(c, ace) for c in cs]
-        # only an ace under ace: 'both' has two places, 1 and 14, and a run takes each place
-        # once: with three such cards it cannot be a run (and 2^40 choices would be tried)
-        if sum(len(p) > 1 for p in places) > 2:
-            return False
-        for choice in itertools.product(*places):
-            ps = sorted(choice)
-            if all(b == a + 1 for a, b in zip(ps, ps[1:])):
-                return True
-        return False
-
-    def disjoint(melds: Any, k: int) -> list[list[list[int]]]:
-        """Every choice of k melds that share no card."""
-        ms = _seq(melds)
-        if not isinstance(k, int) or k < 0:
-            raise RuntimeRulesError("disjoint() needs a number of melds of 0 or more")
-        charge(math.comb(len(ms), k))  # every choice is looked at, even when none is kept
-        out = []
-        for combo in itertools.combinations(ms, k):
-            used: set[int] = set()
-            ok = True
-            for m in combo:
-                if used & set(m):
-                    ok = False
-                    break
-                used |= set(m)
-            if ok:
-                out.append([list(m) for m in combo])
-                if len(out) > MAX_MELDS:
-                    raise RuntimeRulesError(f"more than {MAX_MELDS} meld choices")
-        return nested(out)
-
-    _ = nranks
-    return {"sets": sets, "runs": runs, "is_set": is_set, "is_run": is_run,
-            "disjoint": disjoint}

@@ -15,7 +15,6 @@ from .builtins import (
     KNOWN_KWARGS,
     Builtin,
     Group,
-    _meld_funcs,
 )
 from .codegen import Src, fn_of, src_of
 from .errors import RuntimeRulesError, did_you_mean
@@ -26,6 +25,7 @@ from .limits import (
     MAX_INLINE_SRC,
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
+from .melds import meld_funcs
 from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
 
@@ -142,7 +142,7 @@ class Calls:
         self._check_arity(n, b.min_args, b.max_args, b.kwargs)
         if not hasattr(self, "_melds"):
             sym = self.sym
-            self._melds = _meld_funcs(sym.card_rank, sym.card_suit, sym.card_order,
+            self._melds = meld_funcs(sym.card_rank, sym.card_suit, sym.card_order,
                                       sym.card_name, len(set(sym.card_rank)))
         impl = self._melds[n.func]
         argfs = []

@@ -3,8 +3,8 @@
 ``count(h, c -> c.rank == r)`` given a lambda calls it once per item: a Python call that
 stores the item in the lambda's frame slot, then the body. The compiler writes such a call as
 a comprehension over the list instead, with the body inline and the loop variable in that slot
-(``len([1 for F[7] in _seq(h) if F[7] ...])``): the same items looked at in the same order,
-the same errors, and the same work charged (``_seq`` charges the list once, as the built-in
+(``len([1 for F[7] in items_of(h) if F[7] ...])``): the same items looked at in the same order,
+the same errors, and the same work charged (``items_of`` charges the list once, as the built-in
 does), with no call per item; the loop variable also takes the list's item type, so a card's
 attributes are read from the deck's tables directly. ``sort`` and ``group_by`` get the keys
 as a list made by such a comprehension and order or group the items by it (``sorted_by``,
@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import nodes as N
-from .builtins import Builtin, _seq
+from .builtins import Builtin, items_of
 
 # the built-ins written as comprehensions when given a lambda
 LOOPED = frozenset({"count", "filter", "sort", "group_by"})
@@ -59,7 +59,7 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
         body = c.expr(lam.body, sc)[0]
     finally:
         sc.slots, sc.types = saved
-    seq = c.k(_seq)
+    seq = c.k(items_of)
     ret = result_type(b, [xst, "fn"])
     # the comprehension alone, so that its loop variable can become a Python local
     if b.name == "count":

@@ -110,3 +110,9 @@ def test_a_games_work_accounting_does_not_depend_on_what_ran_before() -> None:
         if not other.is_over():
             other.apply_index(0)
     assert s.work_done == first
+
+
+def test_no_module_is_a_giant() -> None:
+    # a few hundred lines each (docs/architecture.md): past ~500 a module holds two concerns
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in PACKAGE.glob("*.py")}
+    assert max(sizes.values()) <= 550, sorted(sizes.items(), key=lambda kv: -kv[1])[:3]

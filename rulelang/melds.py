@@ -1,0 +1,237 @@
+"""The meld finders: ``sets``, ``runs``, ``is_set``, ``is_run``, ``disjoint``, made once per game
+for its deck (``meld_funcs``: a card's rank, suit and order are table lookups by card id).
+
+Their records are in ``builtins.BUILTINS`` (``meld=True``); the compiler makes them for the
+game's deck when a rules file first calls one. Every finder bounds what it lists
+(``MAX_MELDS``) and charges the step's work for what it looks at.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .builtins import items_of, key_text, nested
+from .errors import RuntimeRulesError
+from .limits import MAX_COLLECTION, MAX_MELDS
+from .runtime import charge
+
+
+def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
+    """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
+    called once per card (in the order it was first needed) instead of once per look."""
+    texts: dict[int, str] = {}
+
+    def text(c: int) -> str:
+        t = texts.get(c)
+        if t is None:
+            v = key(c)
+            t = texts[c] = key_text(v) if type(v) is list else repr(v)  # key_text, written out
+        return t
+
+    return text
+
+
+# a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
+RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
+
+
+def _first_of_each(classes: list[list[int]], k: int) -> Any:
+    """Every way to take k cards from the classes, the first cards of each class."""
+    if k == 0:
+        yield []
+        return
+    if not classes or sum(len(c) for c in classes) < k:
+        return
+    head, rest = classes[0], classes[1:]
+    for n in range(min(k, len(head)), -1, -1):
+        for tail in _first_of_each(rest, k - n):
+            yield head[:n] + tail
+
+
+def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
+                ) -> dict[str, Callable[..., Any]]:
+    """Set and run finders over the deck's card tables (built once per game)."""
+    # the order cards of one meld are listed in: by rank order, then suit, then id
+    place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
+
+    def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
+        """The options without repeats: equal names, or equal ``same`` keys, are one option
+        (the first seen is kept)."""
+        seen: set[tuple] = set()
+        out = []
+        by_place = place.__getitem__
+        for o in options:
+            o = sorted(o, key=by_place)
+            key = tuple([name[c] for c in o]) if same is None else \
+                tuple(sorted([same(c) for c in o]))
+            if key not in seen:
+                seen.add(key)
+                out.append(o)
+                if len(out) > MAX_MELDS:
+                    raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        return out
+
+    def by_name(cs: list[int]) -> list[int]:
+        """One card per distinct name: identical cards are interchangeable in a choice."""
+        seen: dict[str, int] = {}
+        for c in cs:
+            seen.setdefault(name[c], c)
+        return list(seen.values())
+
+    def split(cards: Any, wild: Callable[[Any], Any] | None) -> tuple[list[int], list[int]]:
+        cs = items_of(cards)
+        if wild is None:
+            return list(cs), []
+        # one pass: a card equal to a wild card is one too (wild is a function of the card)
+        nat: list[int] = []
+        w: list[int] = []
+        for c in cs:
+            (w if wild(c) else nat).append(c)
+        return nat, w
+
+    def sets(cards: Any, lo: int = 3, hi: int | None = None, *, wild: Any = None,
+             max_wild: int = 0, all_wild: bool = False, key: Any = None) -> list[list[int]]:
+        """Every set of lo..hi cards of one rank, with at most max_wild wild cards. With
+        ``key``, cards with equal keys are interchangeable: one set per choice of keys, made of
+        the first such cards in the list's order."""
+        hi = lo if hi is None else hi
+        nat, wilds = split(cards, wild)
+        if key is not None:
+            key = _key_texts(key)
+        hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
+        ranks: dict[str, list[int]] = {}
+        for c in nat:
+            ranks.setdefault(rank[c], []).append(c)
+        out: list[list[int]] = []
+
+        def classes_of(cs: list[int]) -> list[list[int]]:
+            """The cards by key, each key's cards in the list's order (with no key, each
+            card is its own)."""
+            if key is None:
+                return [[c] for c in cs]
+            classes: dict[str, list[int]] = {}
+            for c in cs:
+                classes.setdefault(key(c), []).append(c)
+            return list(classes.values())
+
+        def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
+            """Every choice of k of the cards; with a key, one per mix of keys (the first
+            cards of each key), so that many equal cards cost nothing."""
+            # many wild cards make astronomically many choices: bound them before making any
+            n = math.comb(len(cs), k) if key is None else \
+                math.comb(max(0, len(classes) + k - 1), k)
+            if n > MAX_COLLECTION:
+                raise RuntimeRulesError(f"sets(): more than {MAX_COLLECTION} ways to choose "
+                                        f"{k} of {len(cs)} cards (fewer wild cards, or a "
+                                        "lower max_wild:?)")
+            charge(n)
+            if key is None:
+                return itertools.combinations(cs, k)
+            if len(classes) == 1:  # _first_of_each's one answer, if any
+                return [classes[0][:k]] if len(classes[0]) >= k else []
+            return _first_of_each(classes, k)
+
+        wild_classes = classes_of(wilds) if key is not None else []
+        wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
+                        for k in range(0, min(max_wild, len(wilds)) + 1)}
+        most_wild = max(wild_choices)
+        # the ranks with enough cards for the smallest set, in the deck's order of ranks
+        enough = [g for g in ranks.values() if len(g) + most_wild >= lo]
+        if len(enough) > 1:
+            enough.sort(key=lambda g: order[g[0]])
+        for group in enough:
+            group_classes: list[list[int]] | None = None  # keyed when first needed
+            for size in range(lo, hi + 1):
+                for k, wcs in wild_choices.items():
+                    a = size - k
+                    if a < 1 or a > len(group):
+                        continue
+                    if group_classes is None:
+                        group_classes = classes_of(group) if key is not None else []
+                    for nc in choices(group, group_classes, a):
+                        for wc in wcs:
+                            out.append(list(nc) + wc)
+                        if len(out) > MAX_MELDS * 4:
+                            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        if all_wild:
+            for size in range(lo, min(hi, len(wilds)) + 1):
+                out.extend(list(x) for x in choices(wilds, wild_classes, size))
+        return dedupe(out, key)
+
+    def positions(c: int, ace: str) -> list[int]:
+        # places in the natural sequence A(low) 2 .. K A(high), whatever order the deck lists
+        # its ranks in (an ace-low deck lists A first)
+        r = rank[c]
+        if r == "A":
+            return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
+        return [RUN_PLACE[r]]
+
+    def runs(cards: Any, lo: int = 3, *, ace: str = "low") -> list[list[int]]:
+        """Every run of lo or more cards in sequence in one suit (no wild cards)."""
+        out: list[list[int]] = []
+        suits: dict[Any, dict[int, int]] = {}
+        for c in by_name(items_of(cards)):
+            if rank[c] == "JK":
+                continue
+            for p in positions(c, ace):
+                suits.setdefault(suit[c], {})[p] = c
+        for s in suits:
+            at = suits[s]
+            for start in sorted(at):
+                seq = []
+                p = start
+                while p in at:
+                    seq.append(at[p])
+                    p += 1
+                    if len(seq) >= lo:
+                        out.append(list(seq))
+        return dedupe(out)
+
+    def is_set(cards: Any, *, wild: Any = None, max_wild: int | None = None) -> bool:
+        nat, wilds = split(cards, wild)
+        if max_wild is not None and len(wilds) > max_wild:
+            return False
+        return len({rank[c] for c in nat}) <= 1 and len(nat) + len(wilds) > 0
+
+    def is_run(cards: Any, *, ace: str = "low") -> bool:
+        cs = items_of(cards)
+        if not cs or len({suit[c] for c in cs}) != 1 or any(rank[c] == "JK" for c in cs):
+            return False
+        places = [positions(c, ace) for c in cs]
+        # only an ace under ace: 'both' has two places, 1 and 14, and a run takes each place
+        # once: with three such cards it cannot be a run (and 2^40 choices would be tried)
+        if sum(len(p) > 1 for p in places) > 2:
+            return False
+        for choice in itertools.product(*places):
+            ps = sorted(choice)
+            if all(b == a + 1 for a, b in zip(ps, ps[1:])):
+                return True
+        return False
+
+    def disjoint(melds: Any, k: int) -> list[list[list[int]]]:
+        """Every choice of k melds that share no card."""
+        ms = items_of(melds)
+        if not isinstance(k, int) or k < 0:
+            raise RuntimeRulesError("disjoint() needs a number of melds of 0 or more")
+        charge(math.comb(len(ms), k))  # every choice is looked at, even when none is kept
+        out = []
+        for combo in itertools.combinations(ms, k):
+            used: set[int] = set()
+            ok = True
+            for m in combo:
+                if used & set(m):
+                    ok = False
+                    break
+                used |= set(m)
+            if ok:
+                out.append([list(m) for m in combo])
+                if len(out) > MAX_MELDS:
+                    raise RuntimeRulesError(f"more than {MAX_MELDS} meld choices")
+        return nested(out)
+
+    _ = nranks
+    return {"sets": sets, "runs": runs, "is_set": is_set, "is_run": is_run,
+            "disjoint": disjoint}
