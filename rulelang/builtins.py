@@ -155,12 +155,18 @@ def _combinations(xs: Any, k: int) -> list:
     xs = items_of(xs)
     if not isinstance(k, int) or k < 0:
         raise RuntimeRulesError("combinations() needs a size of 0 or more")
-    if k <= len(xs) and math.comb(len(xs), k) > MAX_COLLECTION:
-        raise RuntimeRulesError(f"combinations() would make more than {MAX_COLLECTION} lists")
-    if k <= len(xs):
-        charge(math.comb(len(xs), k) * max(1, k))
-    out = [list(c) for c in itertools.combinations(xs, k)]
-    return nested(out) if any(type(x) is list for x in xs) else out
+    n = len(xs)
+    if k <= n:
+        total = math.comb(n, k)
+        if total > MAX_COLLECTION:
+            raise RuntimeRulesError(f"combinations() would make more than {MAX_COLLECTION} "
+                                    "lists")
+        charge(total * (k or 1))
+    out = list(map(list, itertools.combinations(xs, k)))
+    for x in xs:  # lists inside: counted through (see nested)
+        if type(x) is list:
+            return nested(out)
+    return out
 
 
 def _range(a: int, b: int | None = None) -> list:
