@@ -37,9 +37,9 @@ PACKAGE = Path(__file__).resolve().parent
 MANIFEST = PACKAGE / "_accel_manifest.json"
 
 # the modules worth compiling (measured: docs/performance.md, "Compiled path"). Left out:
-# engine (compiled, Thirty-One ran 10-35% slower: its attribute-heavy methods lose Python
-# 3.11's specialised attribute reads), runtime (its tiny helpers, called from interpreted
-# generated code, cost more as compiled calls: Thirty-One -15%), views and codegen (no gain)
+# engine (compiled, the yardstick benchmark ran 10-35% slower: its attribute-heavy methods lose
+# Python 3.11's specialised attribute reads), runtime (its tiny helpers, called from interpreted
+# generated code, cost more as compiled calls: -15% there), views and codegen (no gain)
 MODULES = ("table", "movetext", "builtins")
 
 

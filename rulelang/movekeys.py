@@ -23,24 +23,12 @@ _CARD_LISTS = frozenset({"list[card]", "any", "list"})
 _KEYED_TYPES = frozenset({"card", "group", "list[list[card]]", *_CARD_LISTS})
 
 
-def _shown(S: Any, v: int) -> bool:
-    """``State.visible(v, actor)``, written out: a card face up, in a public zone, in the
-    mover's own zone, or on top of a top-visible zone."""
-    if S.face[v]:
-        return True
-    z = S.loc[v]
-    if z < 0:
-        return False
-    w = S.zvis[z]
-    return w == 2 or (w == 1 and S.zowner[z] == S.actor) or (w == 3 and S.zones[z][0] == v)
-
-
 def _cards_text(S: Any, xs: Any) -> str | None:
     """Several cards, all shown to the mover, by name in canonical order (else None)."""
     if type(xs) is not list or not xs:
         return None
     for c in xs:
-        if type(c) is not int or not _shown(S, c):
+        if type(c) is not int or not S.visible(c, S.actor):
             return None
     names = S.game.tables.name
     return " ".join([names[c] for c in sorted(xs, key=S.game.tables.sort_keys.__getitem__)])
@@ -82,7 +70,7 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
         if mode == _CARD:  # the commonest entry: one card (a discard, say)
             v = args[0]
             if type(v) is int:
-                if face[v]:  # _shown(S, v), written out
+                if face[v]:  # S.visible(v, actor), written out
                     k = p + names[v]
                 else:
                     z = loc[v]
@@ -98,7 +86,7 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
             for v in args:
                 if type(v) is not int:
                     break
-                if not face[v]:  # _shown(S, v), written out
+                if not face[v]:  # S.visible(v, actor), written out
                     z = loc[v]
                     if z < 0:
                         break
@@ -112,7 +100,7 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
         elif mode == _KEYED:
             parts = [name]
             for v, spec in zip(args, action.args):
-                t = (names[v] if type(v) is int and _shown(S, v) else None) \
+                t = (names[v] if type(v) is int and S.visible(v, actor) else None) \
                     if spec[2] == "card" else _part(S, v, spec[2], canon_move)
                 if t is None:
                     break
