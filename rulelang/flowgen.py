@@ -37,19 +37,7 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                       f"            out.append({ns.k((a, ()))})",
                       *("            " + x for x in check)]
             continue
-        if len(a.args) == 1 and len(a.arg_srcs) == 1:
-            slot = a.args[0][3]
-            opts = src_of(a.arg_srcs[0], ns)[0]
-            lines += [f"        _o = {opts}",
-                      "        if type(_o) is not list:",
-                      "            _o = [_o]",
-                      f"        for F[{slot}] in _o:",
-                      *_when_test(a.when_src, " " * 12, ns),
-                      f"                out.append(({ns.k(a)}, (F[{slot}],)))"]
-        elif len(a.args) == len(a.arg_srcs):
-            lines += _nested_loops(a, ns)
-        else:
-            lines.append(f"        S.enumerate_args({ns.k(a)}, out)")
+        lines += _nested_loops(a, ns)
         lines += ["        " + x for x in check]
     spans = ns.k(tuple(a.when_span for a in actions))
     lines += ["    except RulesError:", "        raise",
@@ -63,7 +51,7 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
 def _nested_loops(a: ActionDef, ns: Namespace) -> list[str]:
     """The loops that list an action with several arguments: one ``for`` per argument, each
     argument's options computed inside the loops of the ones before it (it may name them),
-    the ``when`` innermost; the order of ``State.enumerate_args``, with no call per option."""
+    the ``when`` innermost: each option in order, with no call per option."""
     lines: list[str] = []
     pad = " " * 8
     for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):

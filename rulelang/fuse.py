@@ -74,8 +74,8 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
         "            return True",
         f"    elif {ns.k(game)}.check_triggers(S):",
         "        return True",
+        # the legal moves need no resetting: _apply_entry dropped them before the effects ran
         "    S.triggers_clean = True",
-        "    S.forget_legal()",
         "    return False",
     ]
     return ns.define("_step", lines, action.span)

@@ -90,35 +90,3 @@ class LegalMoves:
                 order.append(text)
         self._legal = legal
         self._legal_list = order
-
-    def enumerate_args(self, action: ActionDef, out: list[tuple[ActionDef, tuple]]) -> None:
-        F: list[Any] = [None] * action.nslots
-        when = action.when
-        args = action.args
-        if len(args) == 1:
-            fn, slot = args[0][1], args[0][3]
-            opts = fn(self, F)
-            if not isinstance(opts, list):
-                opts = [opts]
-            for v in opts:
-                F[slot] = v
-                if when is None or when(self, F):
-                    out.append((action, (v,)))
-            return
-        nargs = len(args)
-        slots = [a[3] for a in args]
-
-        def rec(i: int) -> None:
-            if i == nargs:
-                if when is None or when(self, F):
-                    out.append((action, tuple(F[k] for k in slots)))
-                return
-            opts = args[i][1](self, F)
-            if not isinstance(opts, list):
-                opts = [opts]
-            slot = slots[i]
-            for v in opts:
-                F[slot] = v
-                rec(i + 1)
-
-        rec(0)

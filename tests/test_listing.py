@@ -31,13 +31,31 @@ def _plain(v: Any) -> Any:
     return v
 
 
+def _enumerate_args(s: Any, action: Any, out: list) -> None:
+    """An action's entries by recursion over its compiled closures (the first engine's way)."""
+    F: list[Any] = [None] * action.nslots
+    when, args = action.when, action.args
+    slots = [a[3] for a in args]
+
+    def rec(i: int) -> None:
+        if i == len(args):
+            if when is None or when(s, F):
+                out.append((action, tuple(F[k] for k in slots)))
+            return
+        opts = args[i][1](s, F)
+        for v in opts if isinstance(opts, list) else [opts]:
+            F[slots[i]] = v
+            rec(i + 1)
+
+    rec(0)
+
+
 def _reference(s: Any) -> list[tuple[str, Any]]:
-    """The phase's legal entries as ``State.enumerate_args`` (the engine's recursion over the
-    compiled closures) lists them."""
+    """The phase's legal entries as a recursion over the compiled closures lists them."""
     out: list = []
     for a in s.game.phases[s.phase].actions:
         if a.args:
-            s.enumerate_args(a, out)
+            _enumerate_args(s, a, out)
         elif a.when is None or a.when(s, [None] * max(a.nslots, 1)):
             out.append((a, ()))
     return [(a.name, _plain(list(args))) for a, args in out]
