@@ -56,7 +56,7 @@ class LegalMoves:
             self._compute_legal()
         entries = self._entries
         if self._moves_of is not entries:
-            self._moves = distinct_entries(self, entries or [], canon_move)
+            self._moves = distinct_entries(self, entries or [])
             self._moves_of = entries
         return self._moves
 

@@ -12,10 +12,10 @@ separated by `` | ``, groups on the table by label); any other entry takes ``Sta
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .builtins import Group
+from .movetext import canon_move
 
 # the argument types under which a list of numbers is rendered as cards (MoveTexts.render)
 _CARD_LISTS = frozenset({"list[card]", "any", "list"})
@@ -34,7 +34,7 @@ def _cards_text(S: Any, xs: Any) -> str | None:
     return " ".join([names[c] for c in sorted(xs, key=S.game.tables.sort_keys.__getitem__)])
 
 
-def _part(S: Any, v: Any, typ: str, canon_move: Callable[[str], str]) -> str | None:
+def _part(S: Any, v: Any, typ: str) -> str | None:
     """An argument that is not one card as canonical text, or None when a card in it is
     hidden from the mover (or it is a value rendered otherwise)."""
     if type(v) is Group:
@@ -47,9 +47,8 @@ def _part(S: Any, v: Any, typ: str, canon_move: Callable[[str], str]) -> str | N
     return _cards_text(S, v) if typ in _CARD_LISTS else None
 
 
-def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) -> list:
-    """The entries, the first of each move text kept, in order (see the module docstring);
-    ``canon_move`` is the engine's canonical form of a move text."""
+def distinct_entries(S: Any, entries: list) -> list:
+    """The entries, the first of each move text kept, in order (see the module docstring)."""
     names = S.game.tables.name
     face, loc, zvis, zowner, zones = S.face, S.loc, S.zvis, S.zowner, S.zones
     actor = S.actor
@@ -64,7 +63,7 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
             last = action
             got = action.key_mode
             if got is None:
-                got = action.key_mode = _mode(action, canon_move)
+                got = action.key_mode = _mode(action)
             name, p, mode = got
         k = None
         if mode == _CARD:  # the commonest entry: one card (a discard, say)
@@ -101,7 +100,7 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
             parts = [name]
             for v, spec in zip(args, action.args):
                 t = (names[v] if type(v) is int and S.visible(v, actor) else None) \
-                    if spec[2] == "card" else _part(S, v, spec[2], canon_move)
+                    if spec[2] == "card" else _part(S, v, spec[2])
                 if t is None:
                     break
                 parts.append(t)
@@ -118,7 +117,7 @@ def distinct_entries(S: Any, entries: list, canon_move: Callable[[str], str]) ->
 _NAME, _CARD, _CARDS, _KEYED, _TEXT = range(5)
 
 
-def _mode(action: Any, canon_move: Callable[[str], str]) -> tuple[str, str, int]:
+def _mode(action: Any) -> tuple[str, str, int]:
     """An action's canonical name (alone and followed by a space) and how its entries are
     keyed: _NAME (no arguments), _CARD (one card), _CARDS (cards), _KEYED (cards, groups and
     lists of cards), _TEXT (the move text: a number, a seat, a word)."""
