@@ -253,8 +253,6 @@ class Builder:
         self._option_values(c, doc, values, sym)
 
         for uf, body, bspan, effect in bodies:
-            # the base of an override is compiled with its own name for super()
-            base = uf.name.split("@")[0]
             sc = Scope(uf.params, fn=uf)
             c.touch = False
             if effect:
@@ -268,7 +266,7 @@ class Builder:
                     uf.order_free = tuple(order_free(tree, p) for p in uf.params)
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
-            install(uf, fn, base, c.cg)
+            install(uf, fn, c.cg)
         memoize_pure(functions)
         c.functions_final = True
 

@@ -20,7 +20,7 @@ from .runtime import PY_ERRORS, WORK, out_of_work
 from .scope import UserFn
 
 
-def install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
+def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
     n = uf.nslots
     if fn is None:
         uf.fn = lambda S, *a: None
@@ -63,7 +63,6 @@ def install(uf: UserFn, fn: Any, base: str, ns: Namespace) -> None:
                 from None
 
     uf.fn = func
-    _ = base
 
 
 def order_free(tree: N.Node, param: str) -> bool:
