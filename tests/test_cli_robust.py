@@ -81,6 +81,13 @@ def children(pid: int) -> list[int]:
         return []
 
 
+def default_sigint() -> None:
+    """For a child that must answer Ctrl-C: a process started in the background by a shell
+    without job control inherits SIGINT ignored, and Python then keeps ignoring it (as nohup
+    wants); the suite may be started that way, the user's terminal never is."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def wait_until_busy(proc: subprocess.Popen[str], seconds: float, workers: bool = False,
                     fallback: float = 3.0) -> None:
     """Wait until ``proc`` (or its worker processes) has used ``seconds`` of CPU: past its
@@ -115,7 +122,8 @@ def communicate(proc: subprocess.Popen[str], group: bool = False) -> tuple[str, 
 def test_play_sigint_in_a_real_terminal_session() -> None:
     env = dict(os.environ, NO_COLOR="1", TERM="dumb")
     proc = subprocess.Popen([RULELANG, "play", "thirty-one", "--seed", "1"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=default_sigint)
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
     out, err = communicate(proc)
@@ -127,7 +135,8 @@ def test_play_sigint_in_a_real_terminal_session() -> None:
 def test_simulate_sigint_no_traceback() -> None:
     env = dict(os.environ, NO_COLOR="1", TERM="dumb")
     proc = subprocess.Popen([RULELANG, "simulate", "ten-pennies", "--games", "100000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=default_sigint)
     wait_until_busy(proc, 1.5)
     proc.send_signal(signal.SIGINT)
     out, err = communicate(proc)
@@ -141,7 +150,8 @@ def test_simulate_with_workers_ctrl_c_in_a_terminal() -> None:
     env = dict(os.environ, NO_COLOR="1", TERM="dumb")
     proc = subprocess.Popen([RULELANG, "simulate", "thirty-one", "--games", "100000",
                              "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True)
+                            text=True, env=env, start_new_session=True,
+                            preexec_fn=default_sigint)
     wait_until_busy(proc, 1.0, workers=True, fallback=4.0)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = communicate(proc, group=True)
