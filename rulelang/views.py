@@ -80,21 +80,17 @@ def _shown(S: Any, v: Any, kind: str, seat: int) -> Any:
     return v
 
 
-def _renamed(v: Any, new: dict[int, int]) -> Any:
-    """``v`` with every card in it renamed by ``new`` (cards not in ``new`` stay)."""
+def _renamed(v: Any, cards: list[int], dealt: list[int]) -> Any:
+    """``v`` with every card of ``cards`` in it renamed to the card of ``dealt`` at its index
+    (a card a slot holds is the one that lies in its place in the sample)."""
     if type(v) is int:
-        return new.get(v, v)
+        return dealt[cards.index(v)] if v in cards else v
     if isinstance(v, Group):
-        return Group([new.get(c, c) for c in v], v.zid, v.owner, v.number, v.container)
-    if isinstance(v, list):
-        return [_renamed(x, new) for x in v]
-    if isinstance(v, tuple):
-        return tuple(_renamed(x, new) for x in v)
+        return Group([_renamed(c, cards, dealt) for c in v], v.zid, v.owner, v.number,
+                     v.container)
+    if isinstance(v, (list, tuple)):
+        return [_renamed(x, cards, dealt) for x in v]
     return v
-
-
-def _renamed_rows(rows: list[list[Any]], kinds: list[str], new: dict[int, int]) -> list:
-    return [row if k == FREE else [_renamed(x, new) for x in row] for row, k in zip(rows, kinds)]
 
 
 def determinize(S: Any, seat: int, rng: random.Random) -> Any:
@@ -125,13 +121,17 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
         s.zones[z][i] = c
         s.loc[c] = z
         s.face[c] = False
+    # a card held in a global or a counter is the card that now lies in its place (the clone's
+    # globals and counter rows are its own lists; what the round's changes start from is not)
     gkinds, ckinds = S.game.slot_kinds()
-    if cards and any(k != FREE for k in (*gkinds, *ckinds)):
-        # a card held in a global or a counter is the card that now lies in its place
-        new = {c: d for c, d in zip(cards, dealt) if c != d}
-        s.g = [v if k == FREE else _renamed(v, new) for v, k in zip(s.g, gkinds)]
-        s.ctr = _renamed_rows(s.ctr, ckinds, new)
-        s._ctr0 = _renamed_rows(s._ctr0, ckinds, new)  # what the round's changes start from
+    for i, k in enumerate(gkinds):
+        if k != FREE and s.g[i] is not None:
+            s.g[i] = _renamed(s.g[i], cards, dealt)
+    if ckinds and any(k != FREE for k in ckinds):
+        s.ctr = [row if k == FREE else _renamed(row, cards, dealt)
+                 for row, k in zip(s.ctr, ckinds)]
+        s._ctr0 = [row if k == FREE else _renamed(row, cards, dealt)
+                   for row, k in zip(s._ctr0, ckinds)]
     # the sample's own generator, seeded now from the bot's and made when first needed
     s.reseed(rng.random())
     s.forget_legal()
