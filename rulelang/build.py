@@ -18,7 +18,6 @@ from .deps import Deps
 from .engine import State
 from .errors import (
     CheckError,
-    CheckWarning,
     RulesError,
     RulesErrors,
     Span,
@@ -29,11 +28,11 @@ from .errors import (
 from .flowgen import delta_triggers, legal_function, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
-from .game import ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef
+from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
 from .options import resolve_options
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
-from .scope import Scope, Symbols, UserFn
+from .scope import Scope, Symbols, UserFn, join_src
 from .yamlload import YMap
 
 
@@ -48,6 +47,7 @@ class Builder:
         self.options = options
         self.errors: list[RulesError] = []
         self.warnings: list[RulesError] = []
+        self.unit_type = "any"  # the type of the expression ``unit`` compiled last
 
     def err(self, msg: str, span: Span) -> None:
         self.errors.append(CheckError(msg, span))
@@ -77,8 +77,19 @@ class Builder:
         if tree is None:
             return None
         sc = Scope(params, in_action=in_action, phase_names=phase_names)
-        fn = c.stmts(tree, sc) if kind == "stmts" else c.expr(tree, sc)[0]
+        if kind == "stmts":
+            fn = c.stmts(tree, sc)
+        else:
+            fn, self.unit_type = c.expr(tree, sc)
         return _unit(fn, sc.n, span)
+
+    def start_unit(self, c: Compiler, text: Any, span: Span, types: dict[str, set[str]],
+                   name: Any) -> Unit | None:
+        """A global's or counter's starting value, its type added to what it is assigned."""
+        self.unit_type = "any" if text is not None else "none"
+        u = self.unit(c, text, span)
+        types.setdefault(str(name), set()).add(self.unit_type)
+        return u
 
     def effects(self, c: Compiler, value: Any, span: Span, sc: Scope | None = None) -> Any:
         """A list of effect lines (or one string) compiled into one closure on scope ``sc``."""
@@ -278,9 +289,9 @@ class Builder:
             copies = u if u is not None else 1
         _ = c_pre
 
-        counters_u = [(k, self.unit(c, v, doc["counters"].span_of(k)))
+        counters_u = [(k, self.start_unit(c, v, doc["counters"].span_of(k), c.counter_types, k))
                       for k, v in (doc.get("counters") or {}).items()]
-        globals_u = [(k, self.unit(c, v, doc["globals"].span_of(k)))
+        globals_u = [(k, self.start_unit(c, v, doc["globals"].span_of(k), c.global_types, k))
                      for k, v in (doc.get("globals") or {}).items()]
 
         match = doc.get("match") or YMap()
@@ -367,9 +378,14 @@ class Builder:
             for ph in phases.values():
                 for a in ph.actions:
                     a.step = step_function(c.cg, game, a)
-        for k, v in c.global_types.items():
-            v = v - {"none"}  # 'none' means no value yet, whatever the kind
-            game.global_types[k] = next(iter(v)) if len(v) == 1 else "any"
+        for given, types in ((c.global_types, game.global_types),
+                             (c.counter_types, game.counter_types)):
+            for k, v in given.items():
+                # 'none' means no value yet, whatever the kind; int and num make num
+                t = "none"
+                for x in sorted(v):
+                    t = join_src(t, x)
+                types[k] = t
         from .check import run_passes
 
         self.errors.extend(run_passes(game, doc))
@@ -420,13 +436,14 @@ class Builder:
                 tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
                 slot = sc.new_slot(str(argname), _elem_type(typ))
-                if fn is not None and _elem_type(typ) in ("any", "list"):
-                    # cards are numbers at run time: only the type tells a move how to show one
-                    self.warnings.append(CheckWarning(
-                        f"cannot tell what kind of value argument '{argname}' takes, so its "
-                        "moves may show a card as a number (or numbers as cards); give the "
-                        "choices as a zone, a list of cards or seats, or a comprehension or "
-                        "filter over one", argdoc.span_of(argname)))
+                if fn is not None and card_kind(_elem_type(typ)) == UNKNOWN:
+                    # cards are numbers at run time: only the type tells a move how to show
+                    # one, and whether another seat may read it (issue 15)
+                    self.err(f"cannot tell what kind of value argument '{argname}' takes "
+                             "(cards or numbers), so its moves cannot be written or hidden "
+                             "from the other players; give the choices as a zone, a list of "
+                             "cards or seats, a range, or a comprehension or filter over one",
+                             argdoc.span_of(argname))
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)

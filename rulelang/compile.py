@@ -55,8 +55,10 @@ class Compiler(Calls, Statements):
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
         self.errors: list[RulesError] = []
-        # what each global is assigned, so that views can show it (a card by name or '?')
+        # what each global and counter is assigned, so that views can show it (a card by name
+        # or '?') and sampled worlds remap the cards in it (game.card_kind)
         self.global_types: dict[str, set[str]] = {}
+        self.counter_types: dict[str, set[str]] = {}
         # set when compiled code reads the state: a function that never does is pure, and its
         # results can be remembered (see build._install)
         self.touch = False

@@ -21,6 +21,23 @@ Fn = Any
 VISIBILITIES = ("hidden", "owner", "public", "top")
 VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
 
+# What a value of a checker type may hold, as far as hidden cards go. Cards are ints at run
+# time, so only the type tells a card from a number: FREE types never hold a card, CARDS types
+# hold cards (or lists of them, groups on the table) and nothing else that is an int, and an
+# UNKNOWN type may hold either. Views show an UNKNOWN int that is the number of a card the seat
+# cannot see as '?', and sampled worlds remap it like a card (views.py).
+FREE, CARDS, UNKNOWN = "free", "cards", "unknown"
+_FREE_TYPES = frozenset({"int", "num", "str", "bool", "none", "seat", "phase", "fn", "table"})
+
+
+def card_kind(t: str) -> str:
+    """FREE, CARDS or UNKNOWN: whether a value of checker type ``t`` may be (or hold) a card."""
+    while t.startswith("list[") and t.endswith("]"):
+        t = t[5:-1]
+    if t in _FREE_TYPES:
+        return FREE
+    return CARDS if t in ("card", "group") else UNKNOWN
+
 
 @dataclass
 class ZoneDef:
@@ -138,7 +155,10 @@ class Game:
     conserved: list[tuple[str, Unit]]
     ended_by: list[str]
     doc: Any = field(repr=False, default=None)
+    # the checker's type of what each global and counter is given (its starting value and every
+    # assignment): how a view shows it and whether a sampled world remaps it (``card_kind``)
     global_types: dict[str, str] = field(default_factory=dict)
+    counter_types: dict[str, str] = field(default_factory=dict)
     # match.requires: (message, condition) pairs; a game whose players and options make one
     # false is refused before it starts
     requires: list[tuple[str, Unit]] = field(default_factory=list)
@@ -151,12 +171,20 @@ class Game:
     state_type: Any = None
     # the generated code's namespace (codegen.Namespace): its sources, for ``compile --dump``
     generated: Any = field(repr=False, default=None)
+    _kinds: Any = field(repr=False, default=None)  # slot_kinds(), once worked out
 
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
                   **kw: Any) -> Any:
         """A new game in progress: the first round dealt (see ``engine.State``)."""
         return self.state_type(self, self.default_players if players is None else players,
                                seed, dealer, **kw)
+
+    def slot_kinds(self) -> tuple[list[str], list[str]]:
+        """``card_kind`` of each global and of each counter, in order."""
+        if self._kinds is None:
+            self._kinds = ([card_kind(self.global_types.get(k, "any")) for k, _ in self.globals],
+                           [card_kind(self.counter_types.get(k, "any")) for k, _ in self.counters])
+        return self._kinds  # type: ignore[no-any-return]
 
     def evaluator(self, name: str | None = None) -> UserFn:
         name = name or self.hand_evaluator

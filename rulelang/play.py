@@ -14,6 +14,7 @@ from rich.console import Console
 from .agents import make_agent
 from .cards import pretty
 from .errors import RulesError
+from .game import FREE
 
 
 def _cards(cards: list[str]) -> str:
@@ -39,7 +40,7 @@ def _show_value(x: Any) -> str:
     return str(x)
 
 
-def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> None:
+def show_table(con: Console, state: Any, seat: int) -> None:
     v = state.view(seat)
     g = state.game
     con.rule(f"{g.name} — round {v['round']} — you are P{seat}"
@@ -52,8 +53,6 @@ def show_table(con: Console, state: Any, seat: int, reveal: bool = False) -> Non
         if zd.per_player:
             for p in range(state.n):
                 cards = z[p]
-                if reveal:
-                    cards = [g.tables.name[c] for c in state.zones[zd.first_id + p]]
                 if not cards and zd is not g.hand_zone():
                     continue
                 who = "you" if p == seat else f"P{p}"
@@ -179,24 +178,27 @@ def _show_events(con: Console, state: Any, seat: int, since: int) -> int:
 
 
 def _showdown(con: Console, state: Any, seat: int) -> None:
+    """The end of a round as the seat's view shows it: the hands the rules turned face up (a
+    showdown they declare), the others face down; a hand's value only when all of it is seen."""
     g = state.game
     con.rule(f"round {state.round} over: {state.ended_by}")
     hz = g.hand_zone()
     ev = g.functions.get(g.hand_evaluator) if g.hand_evaluator else None
-    for p in range(state.n):
-        if hz is None:
-            break
-        cards = [g.tables.name[c] for c in state.zones[hz.first_id + p]]
+    hands, base = (state.view(seat)["zones"][hz.name], hz.first_id) if hz else ([], 0)
+    for p, cards in enumerate(hands):
         val = ""
-        if ev is not None:
+        if ev is not None and "?" not in cards:
             try:
-                val = f" = {ev.fn(state, state.zones[hz.first_id + p])}"
+                val = f" = {ev.fn(state, state.zones[base + p])}"
             except RulesError:
                 val = ""
         con.print(f"  {'you' if p == seat else f'P{p}'}: {_cards(cards)}{val}")
     if state.round_results:
         _name, _t, _d, delta = state.round_results[-1]
+        kinds = g.slot_kinds()[1]
         for ci, (cname, _) in enumerate(g.counters):
+            if kinds[ci] != FREE:  # a counter that may hold cards is shown by the view only
+                continue
             changes = [f"{'you' if p == seat else f'P{p}'} {d:+g}" for p, d in
                        enumerate(delta[ci]) if isinstance(d, (int, float)) and d]
             if changes:

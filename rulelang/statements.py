@@ -16,6 +16,7 @@ from .builtins import (
 )
 from .codegen import src_of
 from .errors import Span, did_you_mean
+from .game import CARDS, card_kind
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .scope import SPECIAL, Fn, Scope, elem_of
 
@@ -120,8 +121,11 @@ class Statements:
         def update(target: str) -> str:
             return f"{target} = {v}" if binop is None else f"{target} = {target} {binop} ({v})"
 
+        # an update (+=...) of numbers gives a number; of cards, it keeps them cards
+        given = vt if op == "=" or card_kind(vt) == CARDS else "num"
         if n.index is not None:
             if name in sym.counters:
+                self.counter_types.setdefault(name, set()).add(given)
                 idx = self._src(self.expr(n.index, sc)[0])
                 r, p = self.cg.temp(), self.cg.temp()
                 return [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
@@ -131,7 +135,7 @@ class Statements:
                      f"{did_you_mean(name, known)}", n.span)
             return ["pass"]
         if name in sym.globals:
-            self.global_types.setdefault(name, set()).add(vt if op == "=" else "num")
+            self.global_types.setdefault(name, set()).add(given)
             return [update(f"S.g[{sym.globals[name]}]")]
         if name == "dealer" and op == "=":
             # the dealer may be chosen by effects (a draw for the first deal in match.start)

@@ -5,6 +5,13 @@ counters, globals, whose turn it is, this round's moves as the seat saw them); u
 ``?``. ``determinize(S, seat, rng)`` is a clone in which every card the seat cannot see is
 shuffled among the places of the unseen cards: a bot that searches plays on such samples and
 never reads the hidden cards. Both read the state only through the table's ``visible``.
+
+Cards are ints, so a card held in a global or a counter is told from a number by the checker's
+type of the slot (``game.card_kind``): a card slot shows card names, a slot that may hold
+either shows an int that numbers a card the seat cannot see as ``?``, and a sample renames the
+cards in both as it renames the cards in the zones. A sample depends only on what the seat
+sees and the bot's generator: the unseen cards are dealt out in one fixed order, whatever
+places they really hold, so that a bot chooses the same on any deal consistent with its view.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .builtins import Group
+from .game import CARDS, FREE
 from .table import shuffle
 
 
@@ -35,12 +44,14 @@ def view(S: Any, seat: int) -> dict[str, Any]:
             zones[zd.name] = [S.game.tables.name[c] if S.visible(c, seat) else "?"
                               for c in S.zones[zd.first_id]]
     events = [(who, texts[seat]) for who, texts in S.events]
+    gkinds, ckinds = g.slot_kinds()
     out = {
         "seat": seat, "players": S.n, "round": S.round, "dealer": S.dealer,
         "turn": S.turn, "phase": S.phase, "to_move": S.current_player(),
         "status": S.status, "ended_by": S.ended_by, "zones": zones,
-        "counters": {name: list(S.ctr[i]) for i, (name, _) in enumerate(g.counters)},
-        "globals": {name: public_value(S, S.g[i], g.global_types.get(name, "any"), seat)
+        "counters": {name: [_shown(S, x, ckinds[i], seat) for x in S.ctr[i]]
+                     for i, (name, _) in enumerate(g.counters)},
+        "globals": {name: _shown(S, S.g[i], gkinds[i], seat)
                     for i, (name, _) in enumerate(g.globals)},
         "active": list(S.active), "events": events, "winner": S.winner,
     }
@@ -49,18 +60,37 @@ def view(S: Any, seat: int) -> dict[str, Any]:
     return out
 
 
-def public_value(S: Any, v: Any, typ: str, seat: int) -> Any:
-    """A global as ``seat`` may see it: cards by name only when the seat can see them."""
-    if v is None or isinstance(v, bool):
+def _shown(S: Any, v: Any, kind: str, seat: int) -> Any:
+    """``v`` as ``seat`` may see it: in a slot of cards, a card by name or '?'; in a slot that
+    may hold cards or numbers, an int that numbers a card the seat cannot see as '?' (it may be
+    that card), any other as it is; lists item by item, a group on the table by its name (a
+    record is a constant of the rules file: it holds no card)."""
+    if kind == FREE or v is None or isinstance(v, (bool, float, str)):
         return v
-    names = S.game.tables.name
-    if typ == "card" and isinstance(v, int):
-        return names[v] if S.visible(v, seat) else "?"
-    if isinstance(v, list) and typ.startswith("list[card"):
-        return [names[c] if S.visible(c, seat) else "?" for c in v]
-    if isinstance(v, (int, float, str)):
-        return v
-    return S.render(v, typ, seat)
+    if type(v) is int:
+        if not 0 <= v < S.ncards:
+            return v
+        if not S.visible(v, seat):
+            return "?"
+        return S.game.tables.name[v] if kind == CARDS else v
+    if isinstance(v, Group):
+        return v.label()
+    if isinstance(v, (list, tuple)):
+        return [_shown(S, x, kind, seat) for x in v]
+    return v
+
+
+def _renamed(v: Any, cards: list[int], dealt: list[int]) -> Any:
+    """``v`` with every card of ``cards`` in it renamed to the card of ``dealt`` at its index
+    (a card a slot holds is the one that lies in its place in the sample)."""
+    if type(v) is int:
+        return dealt[cards.index(v)] if v in cards else v
+    if isinstance(v, Group):
+        return Group([_renamed(c, cards, dealt) for c in v], v.zid, v.owner, v.number,
+                     v.container)
+    if isinstance(v, (list, tuple)):
+        return [_renamed(x, cards, dealt) for x in v]
+    return v
 
 
 def determinize(S: Any, seat: int, rng: random.Random) -> Any:
@@ -68,6 +98,8 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
     unseen cards: a sample of what the hidden cards might be, never what they are."""
     s = S.clone(share_rng=True)
     s.record = False
+    # the moves as others saw them name cards this seat did not see; rules never read them
+    s.history, s.events = [], []
     s.triggers_clean = False  # hidden cards change places: the next step checks every trigger
     places: list[tuple[int, int]] = []
     cards: list[int] = []
@@ -81,11 +113,25 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
             if not face[c] and not (v == 3 and i == 0):
                 places.append((z, i))
                 cards.append(c)
-    shuffle(cards, rng.getrandbits)  # as rng.shuffle(cards) would
-    for (z, i), c in zip(places, cards):
+    # dealt from one fixed order (the real places of the cards must not show through the
+    # sample), as rng.shuffle would
+    dealt = sorted(cards)
+    shuffle(dealt, rng.getrandbits)
+    for (z, i), c in zip(places, dealt):
         s.zones[z][i] = c
         s.loc[c] = z
         s.face[c] = False
+    # a card held in a global or a counter is the card that now lies in its place (the clone's
+    # globals and counter rows are its own lists; what the round's changes start from is not)
+    gkinds, ckinds = S.game.slot_kinds()
+    for i, k in enumerate(gkinds):
+        if k != FREE and s.g[i] is not None:
+            s.g[i] = _renamed(s.g[i], cards, dealt)
+    if ckinds and any(k != FREE for k in ckinds):
+        s.ctr = [row if k == FREE else _renamed(row, cards, dealt)
+                 for row, k in zip(s.ctr, ckinds)]
+        s._ctr0 = [row if k == FREE else _renamed(row, cards, dealt)
+                   for row, k in zip(s._ctr0, ckinds)]
     # the sample's own generator, seeded now from the bot's and made when first needed
     s.reseed(rng.random())
     s.forget_legal()

@@ -2,7 +2,10 @@
 
 ``python -m tests.engine_transcripts --write`` records them into tests/data/engine1.json (done
 once, with the first engine, before the second design replaced it); tests/test_differential.py
-plays the same games with today's engine and requires the very same moves and outcomes. A game
+plays the same games with today's engine and requires the very same moves and outcomes. The
+greedy games alone were recorded again (``--write-greedy``, which keeps every other entry) when
+the greedy bot's sampled worlds stopped depending on where the unseen cards really lie (issue
+15: a bot's choice depends only on its view); the random games are the first engine's still. A game
 is played with its short options (see SHORT), through move texts, each seat choosing with its
 own seeded generator: random seats pick uniformly, greedy seats use the greedy agent.
 """
@@ -85,8 +88,11 @@ def key(case: tuple[str, int, int, bool]) -> str:
 
 
 if __name__ == "__main__":
-    if "--write" not in sys.argv:
-        sys.exit("usage: python -m tests.engine_transcripts --write")
-    out = {key(c): play(ROOT / c[0], c[1], c[2], c[3]) for c in cases()}
+    if "--write" not in sys.argv and "--write-greedy" not in sys.argv:
+        sys.exit("usage: python -m tests.engine_transcripts --write | --write-greedy")
+    greedy_only = "--write-greedy" in sys.argv
+    out = json.loads(DATA.read_text(encoding="utf-8")) if greedy_only else {}
+    out.update({key(c): play(ROOT / c[0], c[1], c[2], c[3]) for c in cases()
+                if c[3] or not greedy_only})
     DATA.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{len(out)} transcripts written to {DATA}")

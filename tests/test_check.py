@@ -209,9 +209,9 @@ def _yaml(tmp_path: Path, text: str) -> Path:
     return f
 
 
-def test_an_argument_of_unknown_kind_is_a_warning_not_a_problem(tmp_path: Path) -> None:
-    # cards are numbers at run time: a move can show one by name only if the checker knows
-    # the argument holds cards
+def test_an_argument_of_unknown_kind_is_a_problem(tmp_path: Path) -> None:
+    # cards are numbers at run time: a move can show one by name, or hide it from the other
+    # seats, only if the checker knows the argument holds cards (issue 15)
     f = _yaml(tmp_path, """
         extends: thirty-one
         phases:
@@ -221,10 +221,9 @@ def test_an_argument_of_unknown_kind_is_a_warning_not_a_problem(tmp_path: Path) 
                 args: {c: "map(hand[me], c -> c)"}
         """)
     r = run_cli("check", str(f))
-    assert r.returncode == 0, output(r)
-    assert re.search(r"v\.yaml:6:19: warning: cannot tell what kind of value argument 'c'",
-                     r.stderr), output(r)
-    assert "1 file checked, no problems (1 warning)" in r.stdout
+    assert r.returncode == 1, output(r)
+    assert re.search(r"v\.yaml:6:19: error: cannot tell what kind of value argument 'c'",
+                     output(r)), output(r)
 
 
 def test_branches_and_groups_keep_the_kind_of_their_items(tmp_path: Path) -> None:

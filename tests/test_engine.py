@@ -390,11 +390,12 @@ def test_determinize(game: Any) -> None:
 
 def _reference_sample(s: Any, seat: int, rng: random.Random) -> list[list[int]]:
     """The zones of a sample as the plain definition makes it: every card ``visible`` does not
-    show the seat, shuffled by ``random.shuffle`` among the places of those cards."""
+    show the seat, in order of card number (so that where they really lie cannot show), shuffled
+    by ``random.shuffle`` among the places of those cards."""
     zones = [cs[:] for cs in s.zones]
     places = [(z, i) for z, cs in enumerate(zones) for i, c in enumerate(cs)
               if not s.visible(c, seat)]
-    cards = [zones[z][i] for z, i in places]
+    cards = sorted(zones[z][i] for z, i in places)
     rng.shuffle(cards)
     for (z, i), c in zip(places, cards):
         zones[z][i] = c
