@@ -24,7 +24,7 @@ from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
 from .movetext import MoveTexts, canon_move, cards_in
-from .runtime import NO_FRAME, PY_ERRORS, WORK
+from .runtime import NO_FRAME, PY_ERRORS, WORK, seat_of, why
 from .seats import Seats
 from .table import Table
 
@@ -148,7 +148,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     raise UsageError(f"dealer must be a seat from 0 to {players - 1}")
                 self.dealer = dealer
             elif game.first_dealer is not None:
-                self.dealer = int(game.first_dealer(self))
+                self.dealer = seat_of(self, game.first_dealer, "match.first_dealer")
             self.actor = self.dealer
             if game.match_start is not None:
                 game.match_start(self)
@@ -161,7 +161,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         except RecursionError:
             raise RuntimeRulesError("the rules nest too deeply while setting up") from None
         except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e} (while setting up, in phase "
+            raise RuntimeRulesError(f"{why(e)} (while setting up, in phase "
                                     f"'{self.phase}')") from None
         self._count_work()
 
@@ -286,8 +286,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
             raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
                 from None
         except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e} (in phase '{self.phase}')") \
-                from None
+            raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
         # _count_work, written out: this runs at every step
         self.work_done += MAX_WORK - WORK[0]
         if self.work_done > MAX_GAME_WORK:
@@ -315,7 +314,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
             except RecursionError:
                 raise RuntimeRulesError("the rules nest too deeply while dealing") from None
             except PY_ERRORS as e:
-                raise RuntimeRulesError(f"{type(e).__name__}: {e} (while dealing)") from None
+                raise RuntimeRulesError(f"{why(e)} (while dealing)") from None
             self._count_work()
 
     def clone(self, share_rng: bool = False) -> State:
@@ -401,7 +400,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         if self._deal_override is not None:
             self.lay_out(self._deal_override)
             self._deal_override = None
-        self.turn = int(g.round_first(self)) if g.round_first is not None else self.dealer
+        self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
+                     else self.dealer)
         self.phase = g.first_phase
         if self.pending_end is not None:
             self._finish_round()
@@ -508,7 +508,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
     def _next_round(self) -> None:
         g = self.game
         if g.next_dealer is not None:
-            self.dealer = int(g.next_dealer(self))
+            self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
         self._start_round()
 
     def _run_on(self) -> None:

@@ -64,6 +64,8 @@ class ActionDef:
     step_check: Fn | None = None
     # how movekeys keys its legal entries (made when first needed): see movekeys._mode
     key_mode: tuple[str, str, int] | None = None
+    # where each argument's options are written (``args:``), for errors raised listing them
+    arg_spans: list[Span] = field(default_factory=list)
 
 
 @dataclass
@@ -151,6 +153,9 @@ class Game:
     state_type: Any = None
     # the generated code's namespace (codegen.Namespace): its sources, for ``compile --dump``
     generated: Any = field(repr=False, default=None)
+    # the parsed rules text of match.first_dealer, round.first and round.next_dealer (by those
+    # names), for the checker's passes
+    seat_trees: dict[str, Any] = field(repr=False, default_factory=dict)
 
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
                   **kw: Any) -> Any:
