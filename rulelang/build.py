@@ -12,7 +12,7 @@ from typing import Any
 
 from . import nodes as N
 from .cards import Deck, rank_text
-from .codegen import Src, fn_of, unit_call
+from .codegen import Src, fn_of, frame_call, unit_call
 from .compile import Compiler
 from .deps import Deps
 from .engine import State
@@ -451,7 +451,7 @@ class Builder:
                     nxt, _t = c.expr(tree, sc)
                     const = (c.cg.ns.get(nxt.src) if isinstance(nxt, Src)
                              and re.fullmatch(r"_k\d+", nxt.src) else None)
-                    nxt = fn_of(nxt)
+                    nxt = frame_call(nxt, a.span_of("next"))  # its errors located there
                     sc.phase_names = nsc_before
             actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
                                      a.span_of("when") if "when" in a else aspan,

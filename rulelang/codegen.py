@@ -239,6 +239,25 @@ def unit_call(fn: Any, n: int, span: Any) -> Any:
     return call
 
 
+def frame_call(fn: Any, span: Any) -> Any:
+    """``call(S, F)`` for a compiled expression run on a frame it is given (an action's
+    ``next:``, on the action's frame): its errors located at ``span``, as ``unit_call``'s."""
+    if isinstance(fn, Src):
+        return fn.ns.function(["F"], "F", fn, span)
+    fn = fn_of(fn)
+
+    def call(S: Any, F: list) -> Any:
+        try:
+            return fn(S, F)
+        except RulesError as e:
+            located(e, span)
+            raise
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(why(e), span) from None
+
+    return call
+
+
 def _where(span: Any) -> str:
     if getattr(span, "line", 0):
         return str(span)

@@ -603,6 +603,9 @@ RUN_TIME_ERRORS = [
      "\"disjoint([hand[me] for i in range(3000)], 3)\"}\n", "disjoint(", "looped more than"),
     ("python-type-error", "data:\n  rec: {a: [1]}\nglobals:\n  knocker: \"rec.a + 1\"\n",
      "rec.a + 1", "a value of the wrong kind here"),
+    ("error-in-next", "phases:\n  draw:\n    actions:\n      draw stock:\n"
+     "        next: \"if 1 // 0 > 0 then discard else discard\"\n", "if 1 // 0",
+     "division by zero"),
     ("show-minus-one", "round:\n  end: \"show(-1)\"\n", "show(-1)", "show(): -1 is not a card"),
     ("owner-of-no-card", "round:\n  end: \"knocker = owner(99999)\"\n", "knocker = owner",
      "owner(): 99999 is not a card"),
