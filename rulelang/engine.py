@@ -24,7 +24,7 @@ from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
 from .movetext import MoveTexts, canon_move, cards_in
-from .runtime import NO_FRAME, PY_ERRORS, WORK, seat_of, why
+from .runtime import NO_FRAME, PY_ERRORS, WORK, brief, seat_of, why
 from .seats import Seats
 from .table import Table
 
@@ -279,7 +279,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                 if trig_ok:
                     self.check_next = action.check_after
                 self._goto(action.next_const or (action.next(self, F) if action.next is not None
-                                                 else "end_turn"))
+                                                 else "end_turn"),
+                           getattr(action.next_tree, "span", action.span))
             if self.status == "round_over":
                 self._run_on()
         except RecursionError:
@@ -414,7 +415,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                 return
         self._enter_phase()
 
-    def _goto(self, nxt: Any) -> None:
+    def _goto(self, nxt: Any, where: Any = None) -> None:
+        """Go to phase ``nxt`` (or end the turn); ``where``: the next: that named it."""
         g = self.game
         if nxt == "end_turn":
             if g.turn_end is not None:
@@ -434,23 +436,23 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     self._finish_round()
                     return
         else:
-            if nxt not in g.phases:
-                raise RuntimeRulesError(f"next: '{nxt}' is not a phase (phases: "
-                                        f"{', '.join(g.phases)}, or end_turn)")
+            if not isinstance(nxt, str) or nxt not in g.phases:
+                raise RuntimeRulesError(f"next: {brief(nxt)} is not a phase (phases: "
+                                        f"{', '.join(g.phases)}, or end_turn)", where)
             self.phase = nxt
         self._enter_phase()
 
     def _enter_phase(self) -> None:
         g = self.game
+        ph = g.phases[self.phase]
         self.steps += 1
         self.round_steps += 1
         if self.round_steps > self.max_round_steps:
             raise RuntimeRulesError(f"the round ran more than {self.max_round_steps} steps "
-                                    f"without ending (in phase '{self.phase}')")
+                                    f"without ending (in phase '{self.phase}')", ph.span)
         if self.steps > self.max_game_steps:
             raise RuntimeRulesError(f"the game ran more than {self.max_game_steps} steps "
-                                    f"(in phase '{self.phase}')")
-        ph = g.phases[self.phase]
+                                    f"(in phase '{self.phase}')", ph.span)
         actor = self.actor = ph.actor.call(self) if ph.actor is not None else self.turn
         if type(actor) is not int or not 0 <= actor < self.n:
             raise RuntimeRulesError(f"phase '{self.phase}': the player to act is {actor!r}, "

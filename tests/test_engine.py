@@ -606,6 +606,9 @@ RUN_TIME_ERRORS = [
     ("error-in-next", "phases:\n  draw:\n    actions:\n      draw stock:\n"
      "        next: \"if 1 // 0 > 0 then discard else discard\"\n", "if 1 // 0",
      "division by zero"),
+    ("next-not-a-phase", "data:\n  where: nowhere\nphases:\n  draw:\n    actions:\n"
+     "      draw stock:\n        next: \"if true then where else discard\"\n", "if true then",
+     "next: 'nowhere' is not a phase"),
     ("show-minus-one", "round:\n  end: \"show(-1)\"\n", "show(-1)", "show(): -1 is not a card"),
     ("owner-of-no-card", "round:\n  end: \"knocker = owner(99999)\"\n", "knocker = owner",
      "owner(): 99999 is not a card"),

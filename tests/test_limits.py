@@ -331,6 +331,7 @@ def test_round_that_never_ends_names_the_phase(tmp_path: Path) -> None:
             s.apply("wait")
     assert "round ran more than 300 steps" in info.value.message
     assert "'waiting'" in info.value.message
+    assert info.value.span.line == FOREVER.splitlines().index("  waiting:") + 2  # its actions
     assert limits.MAX_ROUND_STEPS >= 100_000  # generous by default
 
 
