@@ -12,7 +12,7 @@ from typing import Any
 
 from . import nodes as N
 from .cards import Deck, rank_text
-from .codegen import Src, fn_of, unit_call
+from .codegen import Src, fn_of, frame_call, unit_call
 from .compile import Compiler
 from .deps import Deps
 from .engine import State
@@ -24,15 +24,18 @@ from .errors import (
     SyntaxErr,
     UsageError,
     did_you_mean,
+    reset_hints,
 )
 from .flowgen import delta_triggers, legal_function, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
 from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
+from .limits import MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, UserFn, join_src
+from .valuetables import option_values
 from .yamlload import YMap
 
 
@@ -48,6 +51,10 @@ class Builder:
         self.errors: list[RulesError] = []
         self.warnings: list[RulesError] = []
         self.unit_type = "any"  # the type of the expression ``unit`` compiled last
+        reset_hints()  # a new game: its own number of did-you-mean hints
+        self.text_left = MAX_RULES_TEXT
+        self.kept: dict[str, Any] = {}
+        self.text_over = False
 
     def err(self, msg: str, span: Span) -> None:
         self.errors.append(CheckError(msg, span))
@@ -56,15 +63,31 @@ class Builder:
         return m.span_of(key) if isinstance(m, YMap) else Span(self.loaded.path)
 
     def parse(self, text: Any, kind: str, span: Span) -> Any:
+        if not self.take_text(text, span):
+            return None
         try:
             return parse(as_str(text, span), kind, span)
         except SyntaxErr as e:
             self.errors.append(e)
             return None
 
+    def take_text(self, text: Any, span: Span) -> bool:
+        """Count a piece of rules text against the game's (see MAX_RULES_TEXT); False past it,
+        reported once, at the piece that went past."""
+        for piece in text if isinstance(text, list) else [text]:
+            self.text_left -= max(RULES_TEXT_PIECE, len(piece) if isinstance(piece, str) else 0)
+        if self.text_left >= 0:
+            return True
+        if not self.text_over:
+            self.text_over = True
+            self.err(f"the game has more than {MAX_RULES_TEXT} characters of rules text "
+                     f"(expressions and effects, each counted as at least {RULES_TEXT_PIECE}); "
+                     "the rest is not checked", span)
+        return False
+
     def unit(self, c: Compiler, text: Any, span: Span, kind: str = "expr",
              params: tuple[str, ...] = (), phase_names: bool = False,
-             in_action: bool = False) -> Unit | None:
+             in_action: bool = False, keep: str = "") -> Unit | None:
         if text is None:
             return None
         if isinstance(text, list):
@@ -76,6 +99,8 @@ class Builder:
         tree = self.parse(text, kind, span)
         if tree is None:
             return None
+        if keep:  # the parsed text, for the checker's passes (check.py)
+            self.kept[keep] = tree
         sc = Scope(params, in_action=in_action, phase_names=phase_names)
         if kind == "stmts":
             fn = c.stmts(tree, sc)
@@ -234,7 +259,8 @@ class Builder:
                     # an overridden definition is compiled only if the one over it calls
                     # super(): a variant may replace a function whose old body uses a name
                     # it removes
-                    if not calls_super(prev_body, effect, kspan):
+                    if not self.take_text(prev_body, kspan) or \
+                            not calls_super(prev_body, effect, kspan):
                         break
                     prev_body = sbody
                     sm = SIG.match(str(skey))
@@ -261,7 +287,7 @@ class Builder:
             if name in counters or name in globs or name in zmap or name in values:
                 self.err(f"'{name}' is declared twice", doc["data"].key_span(name))
         c = Compiler(sym)
-        self._option_values(c, doc, values, sym)
+        self.errors.extend(option_values(c, doc, values, sym, self.parse))
 
         for uf, body, bspan, effect in bodies:
             sc = Scope(uf.params, fn=uf)
@@ -300,12 +326,14 @@ class Builder:
         match_over = self.unit(c, match.get("over", "size(players) <= 1"),
                                self.span(match, "over"))
         match_winner = self.unit(c, match.get("winner", "players"), self.span(match, "winner"))
-        first_dealer = self.unit(c, match.get("first_dealer"), self.span(match, "first_dealer"))
+        first_dealer = self.unit(c, match.get("first_dealer"), self.span(match, "first_dealer"),
+                                 keep="match.first_dealer")
         req_doc = match.get("requires") or YMap()
         requires = [(str(k), u) for k, v in req_doc.items()
                     if (u := self.unit(c, v, req_doc.span_of(k))) is not None]
         round_start = self.effects(c, rnd.get("start"), self.span(rnd, "start"))
-        round_first = self.unit(c, rnd.get("first", "next_seat(dealer)"), self.span(rnd, "first"))
+        round_first = self.unit(c, rnd.get("first", "next_seat(dealer)"), self.span(rnd, "first"),
+                                keep="round.first")
         triggers = []
         for k, t in trig_doc.items():
             tspan = trig_doc.span_of(k)
@@ -320,7 +348,7 @@ class Builder:
         settle = {str(k): self.effects(c, v, settle_doc.span_of(k)) for k, v in settle_doc.items()}
         round_end = self.effects(c, rnd.get("end"), self.span(rnd, "end"))
         next_dealer = self.unit(c, rnd.get("next_dealer", "next_seat(dealer)"),
-                                self.span(rnd, "next_dealer"))
+                                self.span(rnd, "next_dealer"), keep="round.next_dealer")
         turn_start = self.effects(c, turn.get("start"), self.span(turn, "start"))
         turn_end = self.effects(c, turn.get("end"), self.span(turn, "end"))
         # the default, next_seat(turn), is the engine's own: no code to run for it
@@ -370,6 +398,7 @@ class Builder:
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
         )
         game.generated = c.cg
+        game.seat_trees = self.kept
         if not self.errors and not c.errors:
             game.check_triggers = triggers_function(c.cg, triggers)
             delta_triggers(c, game, Deps(doc, list(zmap), list(counters), list(globs),
@@ -388,35 +417,9 @@ class Builder:
                 types[k] = t
         from .check import run_passes
 
-        self.errors.extend(run_passes(game, doc))
+        if not self.text_over:  # the flow passes need every phase's text
+            self.errors.extend(run_passes(game, doc))
         return game
-
-    def _option_values(self, c: Compiler, doc: YMap, values: dict[str, dict[str, Any]],
-                       sym: Symbols) -> None:
-        """Value-table entries written as expressions of options (``A: opt.ace``) are
-        worked out once, here: the tables are constants of the compiled game."""
-        for tname, table in values.items():
-            tdoc = doc["values"][tname]
-            for rank, v in list(table.items()):
-                if not isinstance(v, str):
-                    continue
-                span = next((tdoc.span_of(k) for k in tdoc if rank_text(k) == rank), tdoc.span)
-                tree = self.parse(v, "expr", span)
-                if tree is None:
-                    continue
-                c.touch = False
-                fn, _t = c.expr(tree, Scope())
-                if c.touch:
-                    self.err("a value table entry may use only numbers and options", span)
-                    continue
-                try:
-                    table[rank] = fn(None, [])
-                except Exception:
-                    self.err("this value table entry could not be worked out", span)
-                    continue
-                if not isinstance(table[rank], (int, float)) or isinstance(table[rank], bool):
-                    self.err(f"a value table entry must be a number, got {table[rank]!r}", span)
-            sym.card_values[tname] = tuple(table.get(r, 0) for r in sym.card_rank)
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         # the default actor is whose turn it is: the engine needs no code for that
@@ -431,6 +434,7 @@ class Builder:
             sc = Scope(in_action=True)
             args: list[tuple[str, Any, str, int]] = []
             arg_srcs: list[Any] = []
+            arg_spans: list[Span] = []
             argdoc = a.get("args") or YMap()
             for argname, argexpr in argdoc.items():
                 tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
@@ -447,6 +451,7 @@ class Builder:
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
+                    arg_spans.append(argdoc.span_of(argname))
             when = when_src = when_tree = None
             if "when" in a:
                 tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
@@ -463,12 +468,13 @@ class Builder:
                     nxt, _t = c.expr(tree, sc)
                     const = (c.cg.ns.get(nxt.src) if isinstance(nxt, Src)
                              and re.fullmatch(r"_k\d+", nxt.src) else None)
-                    nxt = fn_of(nxt)
+                    nxt = frame_call(nxt, a.span_of("next"))  # its errors located there
                     sc.phase_names = nsc_before
             actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
                                      a.span_of("when") if "when" in a else aspan,
                                      const if isinstance(const, str) else None,
-                                     when_src, arg_srcs, next_tree, when_tree))
+                                     when_src, arg_srcs, next_tree, when_tree,
+                                     arg_spans=arg_spans))
         ph = PhaseDef(name, actor, enter, actions, 0, span)
         if not self.errors and not c.errors:
             ph.legal = legal_function(c.cg, actions)

@@ -6,6 +6,7 @@ A mixin of ``compile.Compiler``: the methods here use its ``expr``, ``gen``, ``k
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from . import nodes as N
@@ -55,7 +56,7 @@ class Calls:
                              n.span)
                 return self._state_call(n, b, sc)
             return self._pure_call(n, b, sc)
-        known = [k for k in [*sym.functions, *BUILTINS] if "@" not in k]
+        known = (k for k in chain(sym.functions, BUILTINS) if "@" not in k)  # lazy: see e_Name
         self.err(f"unknown function '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 

@@ -77,8 +77,33 @@ def round_can_end(game: Any, doc: YMap) -> list[RulesError]:
                        "end_round(...) effects", doc.span)]
 
 
+def seats_written_out(game: Any, doc: YMap) -> list[RulesError]:
+    """Who deals first, who plays first and who deals next, written as a constant, must be a
+    seat at some table the game allows: ``first_dealer: 99`` or ``-1`` once made a dealer at
+    no seat. (Any other value is checked when the game runs, at its text.)"""
+    out: list[RulesError] = []
+    for where, tree in game.seat_trees.items():
+        if isinstance(tree, N.ListLit):
+            shown = "a list"
+        elif isinstance(tree, N.Const):
+            v = tree.value
+            if type(v) is float and v.is_integer():
+                v = int(v)
+            if type(v) is int and 0 <= v < game.max_players:
+                continue
+            shown = (str(v) if type(v) is int else repr(v) if isinstance(v, (str, float))
+                     else str(v).lower())
+        else:
+            continue
+        section, key = where.split(".")
+        out.append(CheckError(f"{where} is {shown}: a seat is a number from 0 to "
+                              f"{game.max_players - 1}", doc[section].span_of(key)))
+    return out
+
+
 # an unknown phase in next: is reported by the compiler, which resolves the names there
-PASSES: tuple[Pass, ...] = (unreachable_phases, never_legal_actions, round_can_end)
+PASSES: tuple[Pass, ...] = (unreachable_phases, never_legal_actions, round_can_end,
+                            seats_written_out)
 
 
 def run_passes(game: Any, doc: YMap) -> list[RulesError]:

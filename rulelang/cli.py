@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from .errors import RulesError, RulesErrors, UsageError
+from .errors import RulesError, RulesErrors, RuntimeRulesError, UsageError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="rulelang: card games as data. Check, score, play, simulate and test them.")
@@ -197,6 +197,11 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
     for path, shown in files:
         try:
             out = run_scenario(path, shown)
+        except RuntimeRulesError as e:  # the game's rules went wrong while it ran
+            typer.echo(f"{shown}: FAIL: the rules failed while the scenario ran")
+            _echo_err(e.render())
+            failed += 1
+            continue
         except RulesError as e:
             typer.echo(f"{shown}: FAIL: bad scenario")
             _echo_err(e.render())

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from . import runtime
-from .errors import RuntimeRulesError
+from .errors import RulesError, RuntimeRulesError
 from .limits import (
     MAX_INLINE_DEPTH,
     MEMO_ITEMS,
@@ -26,7 +26,7 @@ from .limits import (
     MEMO_PROBE_HITS,
     MEMO_RESULT_ITEMS,
 )
-from .runtime import NO_FRAME, PY_ERRORS, WORK, out_of_work
+from .runtime import NO_FRAME, PY_ERRORS, WORK, located, out_of_work, why
 
 
 class Namespace:
@@ -84,9 +84,11 @@ class Namespace:
             f"    F = {frame}",
             "    try:",
             f"        return {src.src}",
+            "    except RulesError as e:",
+            f"        _located(e, {self.k(span)})",
+            "        raise",
             "    except PY_ERRORS as e:",
-            f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}'{suffix}, "
-            f"{self.k(span)}) from None"], span)
+            f"        raise RuntimeRulesError(_why(e){suffix}, {self.k(span)}) from None"], span)
 
     def charge_lines(self, span: Any) -> list[str]:
         """The first lines of a rules function or procedure: a call takes one from the step's
@@ -228,8 +230,30 @@ def unit_call(fn: Any, n: int, span: Any) -> Any:
     def call(S: Any) -> Any:
         try:
             return f(S)
+        except RulesError as e:
+            located(e, span)
+            raise
         except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e}", span) from None
+            raise RuntimeRulesError(why(e), span) from None
+
+    return call
+
+
+def frame_call(fn: Any, span: Any) -> Any:
+    """``call(S, F)`` for a compiled expression run on a frame it is given (an action's
+    ``next:``, on the action's frame): its errors located at ``span``, as ``unit_call``'s."""
+    if isinstance(fn, Src):
+        return fn.ns.function(["F"], "F", fn, span)
+    fn = fn_of(fn)
+
+    def call(S: Any, F: list) -> Any:
+        try:
+            return fn(S, F)
+        except RulesError as e:
+            located(e, span)
+            raise
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(why(e), span) from None
 
     return call
 

@@ -12,6 +12,7 @@ of the rules file or a built-in is an error with a "did you mean". Types are inf
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import chain
 from typing import Any, ClassVar
 
 from . import nodes as N
@@ -153,8 +154,10 @@ class Compiler(Calls, Statements):
             self.err(f"next: '{name}' is not a phase{did_you_mean(name, sym.phases)}; "
                      f"expected one of {', '.join(sorted(sym.phases))} or end_turn", n.span)
             return (lambda S, F: None), "any"
-        known = (list(sc.slots) + list(SPECIAL) + list(sym.globals) + list(sym.zones)
-                 + list(sym.data) + list(sym.values) + list(sym.counters))
+        # lazy: did_you_mean looks at a bounded number of them (a list of all of them, made
+        # for each of thousands of unknown names, was itself quadratic)
+        known = chain(sc.slots, SPECIAL, sym.globals, sym.zones, sym.data, sym.values,
+                      sym.counters)
         self.err(f"unknown name '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 

@@ -24,7 +24,7 @@ from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
 from .movetext import MoveTexts, canon_move, cards_in
-from .runtime import NO_FRAME, PY_ERRORS, WORK
+from .runtime import NO_FRAME, PY_ERRORS, WORK, brief, seat_of, why
 from .seats import Seats
 from .table import Table
 
@@ -148,7 +148,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     raise UsageError(f"dealer must be a seat from 0 to {players - 1}")
                 self.dealer = dealer
             elif game.first_dealer is not None:
-                self.dealer = int(game.first_dealer(self))
+                self.dealer = seat_of(self, game.first_dealer, "match.first_dealer")
             self.actor = self.dealer
             if game.match_start is not None:
                 game.match_start(self)
@@ -161,7 +161,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         except RecursionError:
             raise RuntimeRulesError("the rules nest too deeply while setting up") from None
         except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e} (while setting up, in phase "
+            raise RuntimeRulesError(f"{why(e)} (while setting up, in phase "
                                     f"'{self.phase}')") from None
         self._count_work()
 
@@ -279,15 +279,15 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                 if trig_ok:
                     self.check_next = action.check_after
                 self._goto(action.next_const or (action.next(self, F) if action.next is not None
-                                                 else "end_turn"))
+                                                 else "end_turn"),
+                           getattr(action.next_tree, "span", action.span))
             if self.status == "round_over":
                 self._run_on()
         except RecursionError:
             raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
                 from None
         except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e} (in phase '{self.phase}')") \
-                from None
+            raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
         # _count_work, written out: this runs at every step
         self.work_done += MAX_WORK - WORK[0]
         if self.work_done > MAX_GAME_WORK:
@@ -315,7 +315,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
             except RecursionError:
                 raise RuntimeRulesError("the rules nest too deeply while dealing") from None
             except PY_ERRORS as e:
-                raise RuntimeRulesError(f"{type(e).__name__}: {e} (while dealing)") from None
+                raise RuntimeRulesError(f"{why(e)} (while dealing)") from None
             self._count_work()
 
     def clone(self, share_rng: bool = False) -> State:
@@ -386,7 +386,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         g = self.game
         self.round += 1
         if self.round > self.max_rounds:
-            raise RuntimeRulesError(f"the match went on for more than {self.max_rounds} rounds")
+            raise RuntimeRulesError(f"the match went on for more than {self.max_rounds} rounds",
+                                    g.match_over.span if g.match_over is not None else None)
         self.round_steps = 0
         self.turns = 0
         self.check_next = None  # a new deal: every trigger is checked
@@ -401,7 +402,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         if self._deal_override is not None:
             self.lay_out(self._deal_override)
             self._deal_override = None
-        self.turn = int(g.round_first(self)) if g.round_first is not None else self.dealer
+        self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
+                     else self.dealer)
         self.phase = g.first_phase
         if self.pending_end is not None:
             self._finish_round()
@@ -414,7 +416,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                 return
         self._enter_phase()
 
-    def _goto(self, nxt: Any) -> None:
+    def _goto(self, nxt: Any, where: Any = None) -> None:
+        """Go to phase ``nxt`` (or end the turn); ``where``: the next: that named it."""
         g = self.game
         if nxt == "end_turn":
             if g.turn_end is not None:
@@ -434,23 +437,23 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     self._finish_round()
                     return
         else:
-            if nxt not in g.phases:
-                raise RuntimeRulesError(f"next: '{nxt}' is not a phase (phases: "
-                                        f"{', '.join(g.phases)}, or end_turn)")
+            if not isinstance(nxt, str) or nxt not in g.phases:
+                raise RuntimeRulesError(f"next: {brief(nxt)} is not a phase (phases: "
+                                        f"{', '.join(g.phases)}, or end_turn)", where)
             self.phase = nxt
         self._enter_phase()
 
     def _enter_phase(self) -> None:
         g = self.game
+        ph = g.phases[self.phase]
         self.steps += 1
         self.round_steps += 1
         if self.round_steps > self.max_round_steps:
             raise RuntimeRulesError(f"the round ran more than {self.max_round_steps} steps "
-                                    f"without ending (in phase '{self.phase}')")
+                                    f"without ending (in phase '{self.phase}')", ph.span)
         if self.steps > self.max_game_steps:
             raise RuntimeRulesError(f"the game ran more than {self.max_game_steps} steps "
-                                    f"(in phase '{self.phase}')")
-        ph = g.phases[self.phase]
+                                    f"(in phase '{self.phase}')", ph.span)
         actor = self.actor = ph.actor.call(self) if ph.actor is not None else self.turn
         if type(actor) is not int or not 0 <= actor < self.n:
             raise RuntimeRulesError(f"phase '{self.phase}': the player to act is {actor!r}, "
@@ -508,7 +511,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
     def _next_round(self) -> None:
         g = self.game
         if g.next_dealer is not None:
-            self.dealer = int(g.next_dealer(self))
+            self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
         self._start_round()
 
     def _run_on(self) -> None:

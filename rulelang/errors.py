@@ -8,8 +8,10 @@ command line can print ``PATH:LINE:COL: error: MESSAGE``, the source line and a 
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 
 from .compat import SLOTS
 
@@ -45,6 +47,13 @@ class RulesError(Exception):
         self.message = message
         self.span = span or NOWHERE
 
+    def add_context(self, text: str) -> RulesError:
+        """Say, after the message, where in a run this happened (the game, its seed), so that
+        it can be reproduced; the place in the rules file stays the span."""
+        self.message = f"{self.message} ({text})"
+        self.args = (self.message,)
+        return self
+
     def render(self) -> str:
         """``PATH:LINE:COL: error: MESSAGE``, then the source line and a caret under the column."""
         where = str(self.span)
@@ -53,12 +62,19 @@ class RulesError(Exception):
         src = self.span.source
         if src is None or not self.span.line:
             return head
-        lines = src.splitlines()
+        lines = _lines(src)
         if not 1 <= self.span.line <= len(lines):
             return head
         text = lines[self.span.line - 1].replace("\t", " ")
         caret = " " * max(0, self.span.col - 1) + "^"
         return f"{head}\n    {text}\n    {caret}"
+
+
+@functools.lru_cache(maxsize=8)
+def _lines(source: str) -> list[str]:
+    """The lines of a source file, split once for all the errors located in it (thousands of
+    errors in a big file, each splitting it again, took seconds)."""
+    return source.splitlines()
 
 
 class LoadError(RulesError):
@@ -110,7 +126,42 @@ class RulesErrors(RulesError):
         return "\n".join(e.render() for e in self.errors)
 
 
+# Hints are bounded so that a file with thousands of unknown names among thousands of known
+# ones is checked in seconds (difflib compares a name with every candidate: each with each
+# took minutes): the known names looked at per hint, the candidates compared with the name
+# (those of a length that can be close, the ones sharing its first letter first), and the
+# hints worked out per file (``reset_hints``, at the start of each build); past that, an
+# unknown name is reported without one. A hint asked again is remembered.
+HINT_NAMES = 5_000
+HINT_CANDIDATES = 100
+HINTS_PER_FILE = 100
+_hints: dict[tuple[str, tuple[str, ...]], str] = {}
+_hints_left = [HINTS_PER_FILE]
+
+
+def reset_hints() -> None:
+    """A new file: a fresh number of hints, none remembered."""
+    _hints.clear()
+    _hints_left[0] = HINTS_PER_FILE
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """A ' (did you mean X?)' suffix naming the closest known name, or '' when none is close."""
-    close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    """A ' (did you mean X?)' suffix naming the closest known name, or '' when none is close
+    (or the file has used up its hints). ``known`` may be a lazy iterable: at most
+    ``HINT_NAMES`` of it are looked at."""
+    if _hints_left[0] <= 0 or len(name) > 100:
+        return ""
+    # difflib's ratio 2M/(a+b) reaches its cutoff of 0.6 only for lengths within 3:7
+    lo, hi = (3 * len(name) + 6) // 7, (7 * len(name)) // 3
+    cands = sorted({k for k in islice(known, HINT_NAMES)
+                    if isinstance(k, str) and lo <= len(k) <= hi})
+    if len(cands) > HINT_CANDIDATES:
+        first = name[:1].lower()
+        cands = sorted(cands, key=lambda k: k[:1].lower() != first)[:HINT_CANDIDATES]
+    key = (name, tuple(cands))
+    hint = _hints.get(key)
+    if hint is None:
+        _hints_left[0] -= 1
+        close = difflib.get_close_matches(name, cands, n=1, cutoff=0.6)
+        hint = _hints[key] = f" (did you mean '{close[0]}'?)" if close else ""
+    return hint

@@ -21,14 +21,17 @@ from .scope import Scope
 
 def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
     """One generated function that lists a phase's legal (action, arguments) entries in
-    order: each action's ``when`` spliced in, one loop per action with one argument (actions
-    with several arguments are enumerated by the engine). A Python error is reported at the
-    ``when`` of the action being listed, and more than ``S.max_moves`` entries at the
-    action."""
+    order: each action's ``when`` spliced in, one loop per argument. An error (a Python error,
+    or a rules error raised where no rules text was known: a seat out of range, the work
+    allowance) is located at the ``args:`` entry or the ``when`` being worked out (``_a``
+    indexes their spans), and more than ``S.max_moves`` entries at the action."""
+    spans: list[Any] = []
     lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
-    for i, a in enumerate(actions):
+    for a in actions:
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
-        lines += [f"        _a = {i}", f"        F = {frame}"]
+        when = len(spans)
+        spans.append(a.when_span)
+        lines += [f"        _a = {when}", f"        F = {frame}"]
         check = ["if len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
@@ -37,25 +40,32 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                       f"            out.append({ns.k((a, ()))})",
                       *("            " + x for x in check)]
             continue
-        lines += _nested_loops(a, ns)
+        lines += _nested_loops(a, ns, spans, when)
         lines += ["        " + x for x in check]
-    spans = ns.k(tuple(a.when_span for a in actions))
-    lines += ["    except RulesError:", "        raise",
+    k = ns.k(tuple(spans))
+    lines += ["    except RulesError as e:",
+              f"        _located(e, {k}[_a])",
+              "        raise",
               "    except Exception as e:",
-              f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {spans}[_a]) "
-              "from None",
+              f"        raise RuntimeRulesError(_why(e), {k}[_a]) from None",
               "    return out"]
     return ns.define("_legal", lines, actions[0].span if actions else None)
 
 
-def _nested_loops(a: ActionDef, ns: Namespace) -> list[str]:
+def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> list[str]:
     """The loops that list an action with several arguments: one ``for`` per argument, each
     argument's options computed inside the loops of the ones before it (it may name them),
-    the ``when`` innermost: each option in order, with no call per option."""
+    the ``when`` innermost: each option in order, with no call per option. ``_a`` names the
+    argument while its options are worked out (its span is added to ``spans``), the ``when``
+    (``spans[when]``) while the loops run."""
     lines: list[str] = []
     pad = " " * 8
     for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
-        lines += [f"{pad}_o{i} = {src_of(src, ns)[0]}",
+        arg_span = a.arg_spans[i] if i < len(a.arg_spans) else a.when_span
+        spans.append(arg_span)
+        lines += [f"{pad}_a = {len(spans) - 1}",
+                  f"{pad}_o{i} = {src_of(src, ns)[0]}",
+                  f"{pad}_a = {when}",
                   f"{pad}if type(_o{i}) is not list:",
                   f"{pad}    _o{i} = [_o{i}]",
                   f"{pad}for F[{slot}] in _o{i}:"]
@@ -86,9 +96,11 @@ def triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None
         if k < len(seat) and seat[k]:  # its frame starts with the seat it is asked of
             frame = "[mover" + ", None" * (when.nslots - 1) + "]"
         lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
+                  "    except RulesError as e:",
+                  f"        _located(e, {ns.k(when.span)})",
+                  "        raise",
                   "    except PY_ERRORS as e:",
-                  f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', "
-                  f"{ns.k(when.span)}) from None",
+                  f"        raise RuntimeRulesError(_why(e), {ns.k(when.span)}) from None",
                   "    if _c:"]
         if do is not None:
             lines.append(f"        {ns.k(do.call)}(S)")

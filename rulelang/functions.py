@@ -8,6 +8,7 @@ the order of a list argument cannot matter (``order_free``).
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from . import nodes as N
@@ -16,14 +17,15 @@ from .codegen import Namespace, Src, fn_of, memo
 from .errors import CheckError, RulesError, RuntimeRulesError, Span
 from .parse import parse
 from .rules import as_str
-from .runtime import PY_ERRORS, WORK, out_of_work
+from .runtime import PY_ERRORS, WORK, located, out_of_work, why
 from .scope import UserFn
 
 
 def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
     n = uf.nslots
-    if fn is None:
+    if fn is None:  # its text did not compile: nothing to remember either
         uf.fn = lambda S, *a: None
+        uf.pure = False
         return
     k = len(uf.params)
     span = uf.span
@@ -45,9 +47,11 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
                 out_of_work(span)
             try:
                 return fn(S, [a])
+            except RulesError as e:
+                located(e, span)
+                raise
             except PY_ERRORS as e:
-                raise RuntimeRulesError(f"{type(e).__name__}: {e} (in '{uf.name}')", span) \
-                    from None
+                raise RuntimeRulesError(f"{why(e)} (in '{uf.name}')", span) from None
         uf.fn = func1
         return
 
@@ -58,9 +62,11 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
         F = list(args) + [None] * (n - k) if n > k else list(args)
         try:
             return fn(S, F)
+        except RulesError as e:
+            located(e, span)
+            raise
         except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{type(e).__name__}: {e} (in '{uf.name}')", span) \
-                from None
+            raise RuntimeRulesError(f"{why(e)} (in '{uf.name}')", span) from None
 
     uf.fn = func
 
@@ -90,13 +96,20 @@ def order_free(tree: N.Node, param: str) -> bool:
 def memoize_pure(functions: dict[str, UserFn]) -> None:
     """Remember the results of functions that read nothing but their arguments (hand
     evaluators, mostly): the same hand is judged many times in a game and across games."""
-    changed = True
-    while changed:  # a function is pure only if everything it calls is
-        changed = False
-        for uf in functions.values():
-            if uf.pure and any(not functions[c].pure for c in uf.calls if c in functions):
-                uf.pure = False
-                changed = True
+    # a function is pure only if everything it calls is: impurity spreads from each impure
+    # function to its callers, each function visited once (a chain of thousands of functions
+    # would otherwise take one pass over all of them per link)
+    callers: dict[str, list[str]] = {name: [] for name in functions}
+    for name, uf in functions.items():
+        for c in uf.calls:
+            if c in callers:
+                callers[c].append(name)
+    todo = [name for name, uf in functions.items() if not uf.pure]
+    while todo:
+        for caller in callers[todo.pop()]:
+            if functions[caller].pure:
+                functions[caller].pure = False
+                todo.append(caller)
     for uf in functions.values():
         if not uf.pure or uf.fn is None:
             continue
@@ -117,24 +130,81 @@ def calls_super(body: Any, effect: bool, span: Span) -> bool:
     return False
 
 
+MAX_CYCLE_SHOWN = 12  # names of a cycle a recursion error spells out at most
+
+
+def _cycle(functions: dict[str, UserFn], group: set[str], start: str) -> list[str]:
+    """A shortest way from ``start`` back to itself through ``group`` (breadth first)."""
+    came_from: dict[str, str] = {}
+    todo = deque([start])
+    while todo:
+        name = todo.popleft()
+        for callee in sorted(functions[name].calls & group):
+            if callee == start:
+                path = [name]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [*reversed(path), start]
+            if callee not in came_from:
+                came_from[callee] = name
+                todo.append(callee)
+    return [start, start]  # not reached: every member of a group is on a cycle
+
+
 def recursion_errors(functions: dict[str, UserFn]) -> list[RulesError]:
-    """Functions may not call themselves, directly or through others: every call ends."""
+    """Functions may not call themselves, directly or through others: every call ends.
+
+    One error per group of functions that call one another (a strongly connected component,
+    found by Tarjan's algorithm without recursion), at the group's first function: linear in
+    the number of calls, so that a chain of thousands of functions is checked at once."""
+    order = {name: i for i, name in enumerate(functions)}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    groups: list[set[str]] = []
+    for root in functions:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(c for c in functions[root].calls if c in functions)))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            name, callees = work[-1]
+            callee = next(callees, None)
+            if callee is not None:
+                if callee not in index:
+                    index[callee] = low[callee] = len(index)
+                    stack.append(callee)
+                    on_stack.add(callee)
+                    work.append((callee, iter(sorted(
+                        c for c in functions[callee].calls if c in functions))))
+                elif callee in on_stack:
+                    low[name] = min(low[name], index[callee])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[name])
+            if low[name] == index[name]:
+                group: set[str] = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.add(member)
+                    if member == name:
+                        break
+                if len(group) > 1 or name in functions[name].calls:
+                    groups.append(group)
     errors: list[RulesError] = []
-    reported: set[str] = set()
-    for start in functions:
-        stack = [(start, (start,))]
-        seen: set[str] = set()
-        while stack:
-            name, path = stack.pop()
-            for callee in functions[name].calls:
-                if callee == start:
-                    if start not in reported:
-                        cyc = " -> ".join((*path, callee))
-                        errors.append(CheckError(
-                            f"'{start}' calls itself ({cyc}); recursion is not allowed, "
-                            "use a loop or a comprehension", functions[start].span))
-                        reported.update(path)
-                elif callee not in seen and callee in functions:
-                    seen.add(callee)
-                    stack.append((callee, (*path, callee)))
+    for group in groups:
+        start = min(group, key=order.__getitem__)
+        cyc = _cycle(functions, group, start)
+        if len(cyc) > MAX_CYCLE_SHOWN:
+            cyc = [*cyc[:MAX_CYCLE_SHOWN - 2], f"... {len(cyc) - MAX_CYCLE_SHOWN + 1} more",
+                   cyc[-1]]
+        errors.append(CheckError(
+            f"'{start}' calls itself ({' -> '.join(cyc)}); recursion is not allowed, "
+            "use a loop or a comprehension", functions[start].span))
     return errors

@@ -19,16 +19,16 @@ from typing import Any
 
 from .codegen import Namespace
 
-# the engine's step limits, as _enter_phase words them
+# the engine's step limits, as _enter_phase words them, located at the phase entered ({0})
 _LIMITS = [
     "    S.steps += 1",
     "    S.round_steps += 1",
     "    if S.round_steps > S.max_round_steps:",
-    "        raise RuntimeRulesError(f'the round ran more than {S.max_round_steps} steps '",
-    "                                f\"without ending (in phase '{S.phase}')\")",
+    "        raise RuntimeRulesError(f'the round ran more than {{S.max_round_steps}} steps '",
+    "                                f\"without ending (in phase '{{S.phase}}')\", {0})",
     "    if S.steps > S.max_game_steps:",
-    "        raise RuntimeRulesError(f'the game ran more than {S.max_game_steps} steps '",
-    "                                f\"(in phase '{S.phase}')\")",
+    "        raise RuntimeRulesError(f'the game ran more than {{S.max_game_steps}} steps '",
+    "                                f\"(in phase '{{S.phase}}')\", {0})",
 ]
 
 
@@ -56,7 +56,7 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
     if ph is None or ph.enter is not None:
         return None
     lines.append(f"    S.phase = {ns.k(nxt)}")
-    lines += _LIMITS
+    lines += [line.format(ns.k(ph.span)) for line in _LIMITS]
     actor = "S.turn" if ph.actor is None else f"{ns.k(ph.actor.call)}(S)"
     lines += [
         f"    actor = S.actor = {actor}",

@@ -81,6 +81,8 @@ class ActionDef:
     step_check: Fn | None = None
     # how movekeys keys its legal entries (made when first needed): see movekeys._mode
     key_mode: tuple[str, str, int] | None = None
+    # where each argument's options are written (``args:``), for errors raised listing them
+    arg_spans: list[Span] = field(default_factory=list)
 
 
 @dataclass
@@ -172,6 +174,9 @@ class Game:
     # the generated code's namespace (codegen.Namespace): its sources, for ``compile --dump``
     generated: Any = field(repr=False, default=None)
     _kinds: Any = field(repr=False, default=None)  # slot_kinds(), once worked out
+    # the parsed rules text of match.first_dealer, round.first and round.next_dealer (by those
+    # names), for the checker's passes
+    seat_trees: dict[str, Any] = field(repr=False, default_factory=dict)
 
     def new_state(self, players: int | None = None, seed: int = 0, dealer: int | None = None,
                   **kw: Any) -> Any:

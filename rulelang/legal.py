@@ -69,8 +69,11 @@ class LegalMoves:
             entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
             self._count_work()
             if not entries:
+                ph = self.game.phases[self.phase]
                 raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "
-                                        f"'{self.phase}'")
+                                        f"'{self.phase}': the when: of every action "
+                                        "is false, or an action's args: give no choice",
+                                        ph.span)
         self._entries = entries
         self._legal = None
         self._legal_list = None

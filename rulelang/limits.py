@@ -18,6 +18,13 @@ MAX_EXTENDS_DEPTH = 8  # a chain of extends:
 MAX_SOURCE_CHARS = 20_000  # one expression or effect string
 MAX_PARSE_DEPTH = 60  # nesting of expressions and blocks
 MAX_NODES_DEEP = 200  # nesting plus chain links of one expression (Python's parser nests ~200)
+# rules text in one game (a file and what it extends), each piece counted as at least
+# RULES_TEXT_PIECE characters: parsing and compiling costs about 45 microseconds a character of
+# dense text and a millisecond a function, so that a file of a megabyte of rules text (or of
+# tens of thousands of small functions) kept check busy for a minute; the bundled games have
+# at most 4,000 characters in 80 pieces
+MAX_RULES_TEXT = 50_000
+RULES_TEXT_PIECE = 40
 
 # ---------------------------------------------------------------- compiling (compile, codegen)
 MAX_INLINE = 4  # calls of rules functions inlined within one another at most
@@ -36,6 +43,10 @@ MAX_NUMBER = 10**30  # products beyond this are refused: squaring in a loop grow
 MAX_WORK = 20_000_000
 MAX_LOOP = 10_000  # passes of one while loop
 MAX_COLLECTION = 200_000  # items of one list made by rules text (counted through nested lists)
+# work (as MAX_WORK counts it) of working out every value-table entry written as an expression
+# (``A: opt.ace``), all together, while a file is built: each entry is a number or a small sum
+# of options, and a fresh allowance per entry let one file keep check busy for minutes
+CHECK_WORK = 2_000_000
 KEY_ITEMS = 1_000  # items of a value written out as a key (key: ...)
 MAX_MELDS = 5_000  # sets or runs a meld finder lists
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from .agents import make_agent
 from .cards import pretty
-from .errors import RulesError
+from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
 
 
@@ -107,6 +107,15 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
 def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
               input_fn: Any = input, console: Console | None = None) -> int:
     con = console or Console(highlight=False)
+    try:
+        return _play(con, game, players, seat, agents, seed, input_fn)
+    except RuntimeRulesError as e:  # the rules went wrong: say how to deal this game again
+        e.add_context(f"in the game with seed {seed}; play --seed {seed} deals it again")
+        raise
+
+
+def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], seed: int,
+          input_fn: Any) -> int:
     state = game.new_state(players, seed=seed, auto_continue=False)
     bots = {p: make_agent(agents[p], seed * 31 + p + 1) for p in range(players) if p != seat}
     con.print(f"[bold]{game.name}[/bold] — {players} players, seed {seed}. "
@@ -157,7 +166,7 @@ def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
                 try:
                     state.apply(text)
                     break
-                except RulesError as e:
+                except (IllegalMove, UsageError) as e:  # not the rules going wrong
                     con.print(f"[yellow]{e.message}[/yellow]")
     except (EOFError, KeyboardInterrupt):
         con.print("\nbye")

@@ -21,8 +21,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import LoadError, RulesError, RulesErrors, SchemaError, Span, did_you_mean
-from .limits import MAX_EXTENDS_DEPTH
+from .errors import (
+    LoadError,
+    RulesError,
+    RulesErrors,
+    SchemaError,
+    Span,
+    did_you_mean,
+    reset_hints,
+)
+from .limits import MAX_EXTENDS_DEPTH, MAX_NODES
 from .yamlload import YList, YMap, YStr, load_file
 
 SIG = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*(\s*,\s*[A-Za-z_]"
@@ -179,6 +187,7 @@ def _sha(path: Path) -> str:
 def load_rules(path_or_name: str, allow_any_path: bool = False, shown_as: str | None = None
                ) -> Loaded:
     """Load a rules file and everything it extends; raise ``RulesErrors`` with every problem."""
+    reset_hints()  # a new file: its own number of did-you-mean hints
     path = resolve_game(path_or_name)
     if path is None:
         raise LoadError(f"no rules file or bundled game named '{path_or_name}'"
@@ -195,12 +204,17 @@ def load_rules(path_or_name: str, allow_any_path: bool = False, shown_as: str | 
 
 
 def _load_chain(path: Path, shown: str, errors: list[RulesError], allow_any: bool, depth: int,
-                seen: tuple[str, ...]) -> Loaded | None:
+                seen: tuple[str, ...], left: list[int] | None = None) -> Loaded | None:
+    """Load ``path`` and what it extends. ``left``: the values the chain may still hold (the
+    limit on one file's values holds for the whole chain, which is loaded and checked as one
+    game: eight files of 200,000 values each took a minute to check)."""
+    left = [MAX_NODES] if left is None else left
     try:
-        doc = load_file(str(path), shown)
+        doc = load_file(str(path), shown, left[0])
     except LoadError as e:
         errors.append(e)
         return None
+    left[0] -= getattr(doc, "nodes", 0)
     if doc is None:
         errors.append(LoadError("the file is empty: a rules file is a YAML mapping",
                                 Span(shown, 1, 1)))
@@ -233,7 +247,7 @@ def _load_chain(path: Path, shown: str, errors: list[RulesError], allow_any: boo
     base_shown = os.path.relpath(target) if not str(target).startswith(str(bundled_dir())) \
         else str(target)
     base = _load_chain(target, base_shown, errors, allow_any, depth + 1,
-                       (*seen, str(path.resolve())))
+                       (*seen, str(path.resolve())), left)
     if base is None:
         if not errors:
             errors.append(LoadError(f"extends: '{ext}' could not be loaded", span))

@@ -52,6 +52,46 @@ STATE_CALLS = frozenset({
 })
 
 
+def why(e: BaseException) -> str:
+    """What a Python error raised while rules text ran means, in the rules' own words: Python's
+    messages name Python's types and functions (``int() argument must be...``), which the
+    rules file never wrote. The error is located at the rules text that ran."""
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(e, OverflowError):
+        return "a number too large to work with"
+    if isinstance(e, IndexError):
+        return "an index out of range"
+    if isinstance(e, KeyError):
+        return "there is no entry for this key"
+    if isinstance(e, (TypeError, AttributeError)):
+        return ("a value of the wrong kind here (a number, text, list, card or none where "
+                "another kind is needed)")
+    return "a value that cannot be used here"
+
+
+def brief(v: Any) -> str:
+    """A value of the rules, shown in a few words in an error message (never a whole list)."""
+    if isinstance(v, (list, tuple)):
+        return f"a list of {len(v)} item{'s' if len(v) != 1 else ''}"
+    if isinstance(v, dict):
+        return "a record"
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    text = repr(v) if isinstance(v, (int, float, str)) else type(v).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def located(e: RulesError, span: Any) -> RulesError:
+    """``e``, located at ``span`` when it was raised where no rules text was known (a helper,
+    a built-in, the work allowance): the innermost rules text running when it was raised."""
+    if span is not None and not e.span.line:
+        e.span = span
+    return e
+
+
 def fresh_allowance(limit: int = MAX_WORK) -> int:
     """Start a step: a full allowance; returns what the previous step left (for its count)."""
     left = WORK[0]
@@ -86,7 +126,10 @@ def work(xs: Any, span: Any) -> Any:
 def seat(p: Any, n: int, name: str) -> int:
     """``p`` if it is a seat of a table of ``n`` (indexing a per-player zone or counter)."""
     if type(p) is not int or not 0 <= p < n:
-        raise RuntimeRulesError(f"{name}[{p!r}]: there is no seat {p!r}")
+        if type(p) is int:
+            raise RuntimeRulesError(f"{name}[{p}]: there is no seat {p} at this table (seats "
+                                    f"0 to {n - 1})")
+        raise RuntimeRulesError(f"{name}[...]: a seat is a number, not {brief(p)}")
     return p
 
 
@@ -101,16 +144,32 @@ def tick(k: int, span: Any) -> int:
     return k
 
 
+def seat_of(S: Any, u: Any, what: str) -> int:
+    """The seat that the rules text ``u`` (a ``game.Unit``) gives: who deals first, who plays
+    first, who deals next. Anything but a seat at this table is an error located at the text
+    (``int()`` of it once let a list through as Python's TypeError, and -1 or 99 as a dealer
+    that is no seat)."""
+    v = u(S)
+    if type(v) is float and v.is_integer():
+        v = int(v)
+    if type(v) is not int or not 0 <= v < S.n:
+        raise RuntimeRulesError(f"{what} is {brief(v)}, not a seat at this table (seats 0 to "
+                                f"{S.n - 1})", u.span)
+    return v
+
+
 def dealer(S: Any, v: Any) -> int:
     """``v`` if it may become the dealer (``dealer = v`` in rules text)."""
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S.n:
-        raise RuntimeRulesError(f"dealer = {v!r}: not a seat at this table")
+        raise RuntimeRulesError(f"dealer = {brief(v)}: not a seat at this table (seats 0 to "
+                                f"{S.n - 1})")
     return v
 
 
 def helpers() -> dict[str, Any]:
     """The names generated code finds in its namespace, besides its constants."""
     return {"_work": work, "_seat": seat, "_tick": tick, "_dealer": dealer, "WORK": WORK,
-            "_out_of_work": out_of_work, "RulesError": RulesError,
+            "_out_of_work": out_of_work, "RulesError": RulesError, "_why": why,
+            "_located": located,
             "RuntimeRulesError": RuntimeRulesError, "PY_ERRORS": PY_ERRORS,
             "Exception": Exception}

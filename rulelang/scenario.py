@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from .cards import normalize
-from .errors import LoadError, RulesError, RulesErrors, SchemaError, Span, UsageError
+from .errors import (
+    LoadError,
+    RulesError,
+    RulesErrors,
+    RuntimeRulesError,
+    SchemaError,
+    Span,
+    UsageError,
+)
 from .movetext import canon_move
 from .yamlload import YList, YMap, load_file
 
@@ -53,8 +61,17 @@ def run_scenario(path: Path, shown: str) -> Outcome:
     except UsageError as e:
         raise SchemaError(str(e.message), doc.span_of("options")) from None
     players = int(doc.get("players", game.default_players))
+    seed = int(doc.get("seed", 0))
     try:
-        S = game.new_state(players, seed=int(doc.get("seed", 0)), dealer=doc.get("dealer"),
+        return _run(doc, game, players, seed, shown)
+    except RuntimeRulesError as e:  # the rules went wrong: the scenario's seed replays it
+        e.add_context(f"in this scenario, seed {seed}")
+        raise
+
+
+def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
+    try:
+        S = game.new_state(players, seed=seed, dealer=doc.get("dealer"),
                            start=dict(doc.get("start") or {}) or None,
                            deal=dict(doc.get("deal") or {}) or None,
                            auto_continue=bool(doc.get("continue", False)))
@@ -89,6 +106,9 @@ def run_scenario(path: Path, shown: str) -> Outcome:
                                 f"({'P' + str(who) if who is not None else 'nobody'} is)")
         try:
             S.apply(move)
+        except RuntimeRulesError as e:  # not a rejection: the rules failed while playing it
+            e.add_context(f"while playing move {i + 1} ('{m}')")
+            raise
         except RulesError as e:
             return _fail(shown, f"move {i + 1} ('{m}') was rejected: {e.message}")
         bad = S.check_invariants()

@@ -12,11 +12,13 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from itertools import chain, repeat
 from typing import Any
 
 from .agents import make_agent
+from .errors import RuntimeRulesError
 from .limits import MAX_DECISIONS_PER_GAME
 from .replay import log_line, outcome
 from .seeds import game_seed  # also read as sim.game_seed by callers
@@ -29,18 +31,23 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
     (``moves``: [seat, text] pairs, and the ``outcome``) for a replay log; ``limits`` are the
     engine's step limits (``max_round_steps``, ``max_game_steps``)."""
     gs = game_seed(seed, i)
-    state = game.new_state(players, seed=gs, record=record, **(limits or {}))
-    bots = [make_agent(a, gs * 31 + p + 1) for p, a in enumerate(agents)]
     problems: list[str] = []
-    if check:
-        problems.extend(state.check_invariants() + conserved_problems(state))
-    while not state.is_over() and not problems:
-        p = state.current_player()
-        state.apply_index(bots[p].choose_index(state, p))
+    try:
+        state = game.new_state(players, seed=gs, record=record, **(limits or {}))
+        bots = [make_agent(a, gs * 31 + p + 1) for p, a in enumerate(agents)]
         if check:
-            problems.extend((state.check_invariants() + conserved_problems(state))[:3])
-        if state.decisions > MAX_DECISIONS_PER_GAME:
-            problems.append(f"game {i} made more than {MAX_DECISIONS_PER_GAME} decisions")
+            problems.extend(state.check_invariants() + conserved_problems(state))
+        while not state.is_over() and not problems:
+            p = state.current_player()
+            state.apply_index(bots[p].choose_index(state, p))
+            if check:
+                problems.extend((state.check_invariants() + conserved_problems(state))[:3])
+            if state.decisions > MAX_DECISIONS_PER_GAME:
+                problems.append(f"game {i} made more than {MAX_DECISIONS_PER_GAME} decisions")
+    except RuntimeRulesError as e:  # which game, and how to play it again
+        e.add_context(f"in game {i} of the run, whose own seed is {gs}; simulate --seed "
+                      f"{seed} --games {i + 1} plays it again")
+        raise
     ended: Counter[str] = Counter()
     role_delta: dict[str, dict[str, list[float]]] = {}
     names = [name for name, _ in game.counters]
@@ -199,6 +206,100 @@ def _worker(args: tuple) -> tuple[Tally, list[tuple[int, list, Any]]]:
     return tally, logs
 
 
+def _serve(conn: Any) -> None:
+    """A worker process: play each chunk the parent sends, answer with its tally (or the
+    error that stopped it), until told to stop or the parent is gone."""
+    # Ctrl-C is the parent's to handle (a clean message, exit 130): workers ignore it rather
+    # than each printing its own traceback
+    _ignore_sigint()
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        try:
+            answer: tuple[str, Any] = ("ok", _worker(job))
+        except Exception as e:  # the parent raises it, as if the games ran in it
+            answer = ("error", e)
+        try:
+            conn.send(answer)
+        except Exception:  # an error that cannot be sent (not picklable): its words
+            conn.send(("error", RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
+
+
+def _in_workers(jobs: list[tuple], workers: int) -> Iterator[tuple[Tally, list]]:
+    """What ``_worker`` returns for each job, in the jobs' order, the jobs played by
+    ``workers`` processes. A worker that dies (killed by the system when memory runs out, or
+    by a user) ends the run with an error naming its games: a pool that quietly replaced it
+    left its chunk unanswered and the run waiting for ever."""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+
+    ctx = mp.get_context("fork")
+    procs: list[tuple[Any, Any]] = []
+    try:
+        for _ in range(min(workers, len(jobs))):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_serve, args=(theirs,), daemon=True)
+            proc.start()
+            theirs.close()
+            procs.append((proc, mine))
+        running: dict[Any, tuple[Any, int]] = {}  # connection -> (process, job)
+        sent = 0
+        answers: dict[int, Any] = {}
+
+        def died(proc: Any, j: int) -> RuntimeRulesError:
+            proc.join(5)
+            code = proc.exitcode
+            how = (f"killed by signal {-code}" if code is not None and code < 0
+                   else f"exit status {code}")
+            return RuntimeRulesError(
+                f"a worker process died ({how}: out of memory?) while playing games "
+                f"{jobs[j][5]} to {jobs[j][6] - 1} of the run; --workers 1 plays them in this "
+                "process")
+
+        def give(proc: Any, conn: Any) -> None:
+            nonlocal sent
+            if sent < len(jobs):
+                try:
+                    conn.send(jobs[sent])
+                except OSError:
+                    raise died(proc, sent) from None
+                running[conn] = (proc, sent)
+                sent += 1
+
+        for proc, conn in procs:
+            give(proc, conn)
+        for k in range(len(jobs)):
+            while k not in answers:
+                wait([*running, *(proc.sentinel for proc, _j in running.values())])
+                for conn, (proc, j) in list(running.items()):
+                    try:
+                        if not conn.poll():
+                            if proc.is_alive():
+                                continue
+                            raise EOFError
+                        answer = conn.recv()
+                    except (EOFError, OSError):  # its end of the pipe closed: it is gone
+                        raise died(proc, j) from None
+                    del running[conn]
+                    if answer[0] == "error":
+                        raise answer[1]
+                    answers[j] = answer[1]
+                    give(proc, conn)
+            yield answers.pop(k)
+        for _proc, conn in procs:
+            conn.send(None)
+    finally:
+        for proc, conn in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join(5)
+            conn.close()
+
+
 def run(path: str, options: dict[str, Any], players: int, games: int, agents: list[str],
         seed: int = 0, workers: int = 1, check: bool = False,
         progress: Callable[[int], None] | None = None, record_to: Any = None,
@@ -225,16 +326,11 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
         tally = _play_chunk(game, players, agents, seed, 0, games, check, record, limits,
                             keep_log, progress)
     else:
-        import multiprocessing as mp
-
         jobs = [(path, options, players, agents, seed, lo, hi, check, extra)
                 for lo, hi in chunks(games, workers)]
-        ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
-        # Ctrl-C is the parent's to handle (a clean message, exit 130): workers ignore it
-        # rather than each printing its own traceback
         tally = Tally()
-        with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
-            for part, logs in pool.imap(_worker, jobs):
+        with closing(_in_workers(jobs, workers)) as answers:  # its workers stop at any error
+            for part, logs in answers:
                 tally.merge(part)
                 for i, moves, result in logs:
                     if keep_log is not None:

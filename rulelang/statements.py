@@ -42,7 +42,7 @@ class Statements:
             f"            e.span = {k}[_i]",
             "        raise",
             "    except PY_ERRORS as e:",
-            f"        raise RuntimeRulesError(f'{{type(e).__name__}}: {{e}}', {k}[_i]) from None",
+            f"        raise RuntimeRulesError(_why(e), {k}[_i]) from None",
         ], spans[0] if spans else None)
 
     def _block(self, ns: tuple[N.Node, ...], sc: Scope, out: list[str], ind: int,
@@ -130,9 +130,8 @@ class Statements:
                 r, p = self.cg.temp(), self.cg.temp()
                 return [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
                         update(f"{r}[{p}]")]
-            known = list(sym.counters)
             self.err(f"only a counter can be assigned by seat; '{name}' is not one"
-                     f"{did_you_mean(name, known)}", n.span)
+                     f"{did_you_mean(name, sym.counters)}", n.span)
             return ["pass"]
         if name in sym.globals:
             self.global_types.setdefault(name, set()).add(given)
@@ -144,5 +143,5 @@ class Statements:
             self.err(f"'{name}' cannot be assigned", n.span)
             return ["pass"]
         if op != "=" and name not in sc.slots:
-            self.err(f"unknown name '{name}'{did_you_mean(name, list(sym.globals))}", n.span)
+            self.err(f"unknown name '{name}'{did_you_mean(name, sym.globals)}", n.span)
         return [update(f"F[{sc.bind(name, vt)}]")]

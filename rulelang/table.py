@@ -16,6 +16,7 @@ from typing import Any
 from .builtins import Group
 from .cards import normalize
 from .errors import RuntimeRulesError, UsageError
+from .runtime import brief
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
 
@@ -67,16 +68,27 @@ class Table:
             return self.zones[z][0] == c
         return False
 
+    def _card(self, c: Any, what: str) -> int:
+        """``c`` if it is a card of this deal: a number used as one (-1) would otherwise name
+        another card, the way Python counts a list from its end."""
+        if type(c) is int and 0 <= c < self.ncards:
+            return c
+        if c is None:
+            raise RuntimeRulesError(f"{what}(): there is no card (the top of an empty zone?)")
+        raise RuntimeRulesError(f"{what}(): {brief(c)} is not a card")
+
     # the built-ins that ask where a card is and who sees it
     def fx_owner(self, c: int) -> int | None:
-        o = self.zowner[self.loc[c]]
+        o = self.zowner[self.loc[self._card(c, "owner")]]
         return None if o < 0 else o
 
     def fx_zone_of(self, c: int) -> str:
-        return self.znames[self.loc[c]]
+        return self.znames[self.loc[self._card(c, "zone_of")]]
 
     def fx_visible_to(self, c: int, seat: int) -> bool:
-        return self.visible(c, seat)
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise RuntimeRulesError(f"visible_to(): {brief(seat)} is not a seat at this table")
+        return self.visible(self._card(c, "visible_to"), seat)
 
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
         if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
@@ -203,11 +215,11 @@ class Table:
 
     def fx_show(self, cards: Any) -> None:
         for c in cards if isinstance(cards, list) else [cards]:
-            self.face[c] = True
+            self.face[self._card(c, "show")] = True
 
     def fx_hide(self, cards: Any) -> None:
         for c in cards if isinstance(cards, list) else [cards]:
-            self.face[c] = False
+            self.face[self._card(c, "hide")] = False
 
     def check_invariants(self) -> list[str]:
         """Problems with the state: a card in no zone or in two, a conserved sum that changed."""

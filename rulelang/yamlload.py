@@ -113,8 +113,9 @@ def _align(value: str, raw: str, base: int) -> list[int]:
 
 
 class _Builder:
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, max_nodes: int = MAX_NODES) -> None:
         self.path = path
+        self.max_nodes = max_nodes
         self.text = text
         self.starts = [0]
         for i, ch in enumerate(text):
@@ -130,7 +131,11 @@ class _Builder:
 
     def build(self, node: yaml.Node, depth: int = 0) -> Any:
         self.nodes += 1
-        if self.nodes > MAX_NODES:
+        if self.nodes > self.max_nodes:
+            if self.max_nodes < MAX_NODES:  # what the files extending it left (rules.py)
+                raise LoadError(f"the file has more than {self.max_nodes} values, all that "
+                                f"the files extending it leave of the {MAX_NODES} values a "
+                                "chain of files may hold", self.span(node))
             raise LoadError(f"the file has more than {MAX_NODES} values", self.span(node))
         if depth > MAX_DEPTH:
             raise LoadError(f"values are nested more than {MAX_DEPTH} deep", self.span(node))
@@ -213,7 +218,7 @@ class _Builder:
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
-def load_text(text: str, path: str) -> Any:
+def load_text(text: str, path: str, max_nodes: int = MAX_NODES) -> Any:
     """Parse YAML text into positioned data; raise ``LoadError`` located in the file."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise LoadError(f"the file is larger than {MAX_FILE_BYTES} bytes", Span(path, 1, 1, text))
@@ -234,13 +239,19 @@ def load_text(text: str, path: str) -> Any:
     if node is None:
         return None
     try:
-        return _Builder(path, text).build(node)
+        b = _Builder(path, text, max_nodes)
+        data = b.build(node)
+        if isinstance(data, YMap):
+            data.nodes = b.nodes  # its values, for the limit on a chain of files (rules.py)
+        return data
     except RecursionError:
         raise LoadError("the YAML is nested too deeply", Span(path, 1, 1, text)) from None
 
 
-def load_file(path: str, shown_as: str | None = None) -> Any:
-    """Read and parse a YAML file; errors name it as ``shown_as`` (the path the user typed)."""
+def load_file(path: str, shown_as: str | None = None, max_nodes: int = MAX_NODES) -> Any:
+    """Read and parse a YAML file; errors name it as ``shown_as`` (the path the user typed).
+    ``max_nodes``: the values it may hold (fewer than one file may for a file extended by
+    others)."""
     name = shown_as or path
     try:
         with open(path, "rb") as f:
@@ -261,7 +272,7 @@ def load_file(path: str, shown_as: str | None = None) -> Any:
         line = text.count("\n", 0, k) + 1
         col = k - (text.rfind("\n", 0, k) + 1) + 1
         raise LoadError("the file contains a NUL character", Span(name, line, col, text))
-    return load_text(text, name)
+    return load_text(text, name, max_nodes)
 
 
 def span_of(data: Any, default: Span) -> Span:

@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import re
 import textwrap
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from rulelang.rules import bundled_dir
+import rulelang
+from rulelang import limits
+from rulelang.build import check_all
+from rulelang.errors import RulesErrors, Span
+from rulelang.functions import memoize_pure, recursion_errors
+from rulelang.rules import bundled_dir, load_rules
+from rulelang.scope import UserFn
 
 from .helpers import GAMES, ROOT, THIRTY_ONE, assert_no_traceback, output, run_cli, write_variant
 
@@ -465,3 +474,126 @@ def test_an_action_whose_when_is_always_false_is_reported(tmp_path: Path, when: 
                       ("        when: knocker == none\n", f"        when: {when}\n"))
     r = run_cli("check", str(p))
     assert r.returncode == 1 and "action 'knock' of phase 'draw' can never be legal" in r.stderr
+
+
+# ---------------------------------------------------------------- check's own time
+# Hostile files the size limits accept once kept `check` busy for minutes: each is generated
+# here at a size that took seconds before, and checked (in this process, for its CPU time)
+# within a budget far above what it takes now.
+def check_cpu(path: Path) -> tuple[list[Any], float]:
+    """The problems `check` finds in ``path``, and the CPU seconds it took to find them."""
+    t0 = time.process_time()
+    try:
+        errors, _warnings = check_all(load_rules(str(path)))
+    except RulesErrors as e:
+        errors = e.errors
+    return errors, time.process_time() - t0
+
+
+def user_fns(n: int, calls: Callable[[int], set[str]], pure: bool = True) -> dict[str, UserFn]:
+    return {f"f{i}": UserFn(f"f{i}", ("x",), Span("c.yaml", i + 1, 3), False, calls=calls(i),
+                            pure=pure) for i in range(n)}
+
+
+def test_the_recursion_check_is_linear() -> None:
+    # f(i) calls f(i-1), and f0 calls the last: one cycle through 4,000 functions (a chain of
+    # 4,000 took 206 s: the call path was copied at every step, from every start)
+    fns = user_fns(4000, lambda i: {f"f{i - 1}" if i else "f3999"})
+    t0 = time.process_time()
+    errors = recursion_errors(fns)
+    assert time.process_time() - t0 < 0.5
+    assert len(errors) == 1, [e.message for e in errors]
+    msg = errors[0].message
+    assert msg.startswith("'f0' calls itself (f0 -> f3999 -> f3998 -> "), msg
+    assert "... 3990 more -> f0); recursion is not allowed" in msg  # a long cycle, shortened
+    assert recursion_errors(user_fns(4000, lambda i: {f"f{i - 1}"} if i else set())) == []
+
+
+def test_each_group_of_functions_calling_each_other_is_reported_once() -> None:
+    graph = {"a": {"b", "c"}, "b": {"a"}, "c": {"d"}, "d": {"a"}, "e": {"e"}, "f": {"a"}}
+    fns = {k: UserFn(k, (), Span("c.yaml", i + 1, 3), False, calls=v)
+           for i, (k, v) in enumerate(graph.items())}
+    assert sorted(e.message.split(";")[0] for e in recursion_errors(fns)) == [
+        "'a' calls itself (a -> b -> a)", "'e' calls itself (e -> e)"]
+
+
+def test_purity_spreads_to_callers_in_linear_time() -> None:
+    # f3999 calls f3998 ... calls f0, which reads the state, listed callers first: a pass over
+    # all of them per link of the chain took seconds
+    fns = dict(reversed(list(user_fns(4000, lambda i: {f"f{i - 1}"} if i else set()).items())))
+    fns["f0"].pure = False
+    t0 = time.process_time()
+    memoize_pure(fns)
+    assert time.process_time() - t0 < 0.5
+    assert not any(uf.pure for uf in fns.values())
+
+
+def test_a_chain_of_functions_is_checked_quickly(tmp_path: Path) -> None:
+    p = tmp_path / "chain.yaml"
+    p.write_text("extends: thirty-one\nfunctions:\n  f0(x): f999(x) + 1\n" + "".join(
+        f"  f{i}(x): f{i - 1}(x) + 1\n" for i in range(1, 1000)), encoding="utf-8")
+    errors, cpu = check_cpu(p)
+    assert cpu < 5
+    assert [e.message.split(" (")[0] for e in errors] == ["'f0' calls itself"]
+
+
+def test_many_unknown_names_among_many_known_ones_are_checked_quickly(tmp_path: Path) -> None:
+    # 5,000 known names and 500 unknown ones: difflib over every known name for each unknown
+    # one took 45 ms a name; hints are now bounded (errors.did_you_mean)
+    known = "".join(f"  name_{i}: {i}\n" for i in range(5000))
+    unknown = ", ".join(f"nmae_{i}" for i in range(500))
+    p = tmp_path / "unknown.yaml"
+    p.write_text(f"extends: thirty-one\ndata:\n{known}functions:\n  f(x): \"[{unknown}]\"\n",
+                 encoding="utf-8")
+    errors, cpu = check_cpu(p)
+    assert cpu < 5
+    assert len(errors) == 500
+    assert all(e.message.startswith("unknown name 'nmae_") for e in errors)
+    assert errors[0].message == "unknown name 'nmae_0' (did you mean 'name_0'?)"
+    t0 = time.process_time()
+    text = "\n".join(e.render() for e in errors)  # the file's lines split once, not per error
+    assert time.process_time() - t0 < 1 and text.count("^") == 500
+
+
+def test_value_table_entries_share_one_work_allowance(tmp_path: Path) -> None:
+    # each entry loops 4,000,000 times: with an allowance of its own each, 13 entries ran
+    # 52 million passes during check
+    costly = "sum(a for a in range(2000) for b in range(opt.lives * 500))"
+    entries = ", ".join(f'{r}: "{costly}"' for r in "23456789TJQKA")
+    p = tmp_path / "values.yaml"
+    p.write_text(f"extends: thirty-one\nvalues:\n  costly: {{{entries}}}\n", encoding="utf-8")
+    errors, cpu = check_cpu(p)
+    assert cpu < 2
+    assert len(errors) == 1, [e.message for e in errors]
+    assert f"took more than {limits.CHECK_WORK} units of work" in errors[0].message
+    assert errors[0].span.line == 3
+
+
+def test_value_table_entries_are_worked_out_and_their_errors_are_in_rules_words(
+        tmp_path: Path) -> None:
+    p = tmp_path / "values.yaml"
+    p.write_text("extends: thirty-one\nvalues:\n  bonus: {2: \"1 // 0\", 3: 3, 4: 4, 5: 5, 6: 6, "
+                 "7: 7, 8: 8, 9: 9, T: 10, J: 10, Q: \"[1, 2]\", K: 10, A: \"opt.lives * 2\"}\n",
+                 encoding="utf-8")
+    errors, _cpu = check_cpu(p)
+    assert sorted(e.message for e in errors) == [
+        "a value table entry must be a number, got a list of 2 items",
+        "this value table entry could not be worked out: division by zero"]
+    p.write_text(p.read_text().replace('"1 // 0"', "2").replace('"[1, 2]"', "10")
+                 + "globals:\n  ace: \"bonus['A']\"\n")
+    state = rulelang.load(str(p)).new_state(2)
+    assert state.g[[name for name, _u in state.game.globals].index("ace")] == 8  # 2 * lives
+
+
+def test_seats_written_out_are_checked(tmp_path: Path) -> None:
+    # first_dealer: 99 or -1 was accepted, and the dealer was then no seat
+    for key, value, shown in [("match:\n  first_dealer", "99", "99"),
+                              ("match:\n  first_dealer", '"-1"', "-1"),
+                              ("round:\n  first", "\"'x'\"", "'x'"),
+                              ("round:\n  next_dealer", '"[0]"', "a list")]:
+        p = tmp_path / "seat.yaml"
+        p.write_text(f"extends: thirty-one\n{key}: {value}\n", encoding="utf-8")
+        errors, _cpu = check_cpu(p)
+        where = key.replace(":\n  ", ".")
+        assert [(e.message, e.span.line, e.span.col) for e in errors] == [
+            (f"{where} is {shown}: a seat is a number from 0 to 6", 3, len(key) - 4)], value

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -213,3 +214,83 @@ def test_bad_scenario_files_exit_1(tmp_path: Path, content: bytes) -> None:
     assert "internal error" not in r.stdout + r.stderr, output(r)
     assert r.returncode == 1, output(r)
     assert "0 passed, 1 failed" in r.stdout
+
+
+# ---------------------------------------------------------------- a worker killed
+@pytest.mark.skipif(sys.platform == "win32", reason="signals, fork")
+def test_a_killed_worker_ends_the_run_with_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the worker playing games 4 to 7 is killed as the OOM killer would (kill -9): the run
+    # must end with an error naming those games, not wait for ever for their tally
+    from rulelang import sim
+    from rulelang.errors import RuntimeRulesError
+
+    real = sim._worker
+
+    def dying(args: tuple) -> Any:
+        if args[5] == 4:  # the forked worker runs this copy of the module
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(args)
+
+    monkeypatch.setattr(sim, "_worker", dying)
+
+    def hung(_sig: int, _frame: Any) -> None:
+        raise TimeoutError("the run waited for a dead worker")
+
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        with pytest.raises(RuntimeRulesError) as info:
+            sim.run("thirty-one", {"lives": 1}, 3, 12, ["random"] * 3, 0, workers=2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert "worker process died (killed by signal 9" in info.value.message
+    assert "games 4 to 7 of the run" in info.value.message
+    # and a run whose workers live is the same as in one process
+    one = sim.run("thirty-one", {"lives": 1}, 3, 12, ["random"] * 3, 0, workers=1)
+    monkeypatch.setattr(sim, "_worker", real)
+    two = sim.run("thirty-one", {"lives": 1}, 3, 12, ["random"] * 3, 0, workers=2)
+    assert {k: v for k, v in one.items() if "sec" not in k} == \
+        {k: v for k, v in two.items() if "sec" not in k}
+
+
+# ---------------------------------------------------------------- where a run went wrong
+BROKEN = ("extends: thirty-one\nphases:\n  draw:\n    actions:\n      knock:\n"
+          "        when: \"knocker == none and size(hand[9]) > 0\"\n")
+
+
+def assert_located_at_the_when(text: str, path: Path) -> None:
+    assert f"{path}:6:15: error: hand[9]: there is no seat 9 at this table" in text, text
+    assert "knocker == none and size(hand[9]) > 0" in text and "^" in text
+    assert "Error" not in text.replace(": error:", ""), text
+
+
+def test_simulate_names_the_game_and_its_seed(tmp_path: Path) -> None:
+    p = tmp_path / "broken.yaml"
+    p.write_text(BROKEN, encoding="utf-8")
+    r = run_cli("simulate", str(p), "--players", "3", "--games", "2", "--seed", "7",
+                "--workers", "2")
+    assert_no_traceback(r)
+    assert r.returncode == 1, output(r)
+    assert_located_at_the_when(r.stderr, p)
+    assert "(in game 0 of the run, whose own seed is" in r.stderr
+    assert "simulate --seed 7 --games 1 plays it again)" in r.stderr
+
+
+def test_play_and_test_name_the_seed(tmp_path: Path) -> None:
+    p = tmp_path / "broken.yaml"
+    p.write_text(BROKEN, encoding="utf-8")
+    r = run_cli("play", str(p), "--players", "3", "--seed", "4", stdin="q\n")
+    assert_no_traceback(r)
+    assert r.returncode == 1, output(r)
+    assert_located_at_the_when(r.stderr, p)
+    assert "(in the game with seed 4; play --seed 4 deals it again)" in r.stderr
+    s = tmp_path / "broken.scenario.yaml"
+    s.write_text("game: broken.yaml\nplayers: 3\nseed: 9\nmoves:\n  - \"1: draw stock\"\n",
+                 encoding="utf-8")
+    r = run_cli("test", str(s))
+    assert_no_traceback(r)
+    assert r.returncode == 1, output(r)
+    assert f"{s}: FAIL: the rules failed while the scenario ran" in r.stdout
+    assert_located_at_the_when(r.stderr, p)
+    assert "(in this scenario, seed 9)" in r.stderr

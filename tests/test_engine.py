@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -568,3 +569,73 @@ def test_next_seat_agrees_with_going_round_the_table() -> None:
                                 if st.active[r]:
                                     break
                         assert st.next_seat(s, k) == r, (n, mask, d, s, k)
+
+
+# ---------------------------------------------------------------- run-time errors, located
+# Each variant passes check and then goes wrong while a game runs: the error names the rules
+# text that ran (its line and column), the game and its seed, in the rules' own words.
+RUN_TIME_ERRORS = [
+    ("first-dealer-type", "match:\n  first_dealer: \"if num_players > 2 then [1] else 0\"\n",
+     "if num_players", "match.first_dealer is a list of 1 item, not a seat"),
+    ("first-dealer-range", "match:\n  first_dealer: num_players + 5\n",
+     "num_players + 5", "match.first_dealer is 8, not a seat at this table (seats 0 to 2)"),
+    ("round-first-type", "round:\n  first: \"if round > 0 then 'x' else 0\"\n",
+     "if round", "round.first is 'x', not a seat"),
+    ("next-dealer-type", "round:\n  next_dealer: \"if round > 0 then [dealer] else 0\"\n",
+     "if round > 0", "round.next_dealer is a list of 1 item, not a seat"),
+    ("seat-9-in-when", "phases:\n  draw:\n    actions:\n      knock:\n"
+     "        when: \"knocker == none and size(hand[9]) > 0\"\n",
+     "knocker == none and size", "hand[9]: there is no seat 9 at this table (seats 0 to 2)"),
+    ("seat-9-in-args", "phases:\n  discard:\n    actions:\n      discard:\n"
+     "        args: {c: \"hand[9]\"}\n", "hand[9]\"}", "there is no seat 9"),
+    ("index-in-global", "globals:\n  knocker: \"[1, 2][5]\"\n", "[1, 2][5]",
+     "index 5 is out of range"),
+    ("index-in-match-over", "match:\n  over: \"[1, 2][5] == 1\"\n", "[1, 2][5] ==",
+     "index 5 is out of range"),
+    ("missing-value-table-entry", "functions:\n  hand_value(cards): \"card_points['X']\"\n",
+     "hand_value(cards)", "value table 'card_points' has no entry for 'X'"),
+    ("no-legal-move", "phases:\n  discard:\n    actions:\n      discard:\n"
+     "        args: {c: \"hand[me]\"}\n        when: \"c == none\"\n", "actions:\n      discard",
+     "no legal move for P1 in phase 'discard'"),
+    ("work-in-when", "phases:\n  draw:\n    actions:\n      knock:\n        when: \"knocker == "
+     "none and size(disjoint([stock for i in range(3000)], 3)) > 0\"\n", "knocker == none and",
+     "looped more than"),
+    ("work-in-args", "phases:\n  discard:\n    actions:\n      discard:\n        args: {c: "
+     "\"disjoint([hand[me] for i in range(3000)], 3)\"}\n", "disjoint(", "looped more than"),
+    ("python-type-error", "data:\n  rec: {a: [1]}\nglobals:\n  knocker: \"rec.a + 1\"\n",
+     "rec.a + 1", "a value of the wrong kind here"),
+    ("error-in-next", "phases:\n  draw:\n    actions:\n      draw stock:\n"
+     "        next: \"if 1 // 0 > 0 then discard else discard\"\n", "if 1 // 0",
+     "division by zero"),
+    ("next-not-a-phase", "data:\n  where: nowhere\nphases:\n  draw:\n    actions:\n"
+     "      draw stock:\n        next: \"if true then where else discard\"\n", "if true then",
+     "next: 'nowhere' is not a phase"),
+    ("show-minus-one", "round:\n  end: \"show(-1)\"\n", "show(-1)", "show(): -1 is not a card"),
+    ("owner-of-no-card", "round:\n  end: \"knocker = owner(99999)\"\n", "knocker = owner",
+     "owner(): 99999 is not a card"),
+]
+
+
+@pytest.mark.parametrize("case", RUN_TIME_ERRORS, ids=[c[0] for c in RUN_TIME_ERRORS])
+def test_run_time_errors_name_the_rules_text_the_game_and_its_seed(
+        tmp_path: Path, case: tuple[str, str, str, str]) -> None:
+    from rulelang import sim
+    from rulelang.errors import RuntimeRulesError
+
+    name, text, anchor, fragment = case
+    p = tmp_path / f"{name}.yaml"
+    p.write_text("extends: thirty-one\n" + text, encoding="utf-8")
+    game = rulelang.load(str(p))  # it passes check
+    with pytest.raises(RuntimeRulesError) as info:
+        sim.play_one(game, 3, ["random"] * 3, 5, 2)
+    e = info.value
+    src = p.read_text()
+    at = src.index(anchor)
+    line = src.count("\n", 0, at) + 1
+    assert (e.span.path, e.span.line) == (str(p), line), e.render()
+    assert fragment in e.message, e.message
+    assert "in game 2 of the run" in e.message and "--seed 5 --games 3" in e.message
+    assert not re.search(r"Error\b|int\(\)|NoneType|list index|\bargument\b", e.message), \
+        e.message
+    rendered = e.render().splitlines()
+    assert rendered[0].startswith(f"{p}:{line}:") and rendered[2].strip() == "^"
