@@ -361,3 +361,19 @@ def test_record_to_a_full_disk_is_a_clean_error() -> None:
         assert_no_traceback(r)
         assert r.returncode == 2, output(r)
         assert r.stderr == "error: --record: cannot write /dev/full: No space left on device\n"
+
+
+def test_a_heuristic_that_is_no_number_is_a_located_error(tmp_path: Path) -> None:
+    # the greedy bot added float(heuristic(p)) up: a list was a TypeError out of float()
+    old = '  heuristic(p): "-20 * size(hand[p]) - sum(penalty[c.rank] for c in hand[p] if ' \
+          "c.rank != '8')\""
+    typed = write_variant(EIGHTS, tmp_path / "typed.yaml", (old, '  heuristic(p): "[1, 2]"'))
+    r = run_cli("check", str(typed))
+    assert r.returncode == 1 and "must compute a number, not list[int]" in r.stderr, output(r)
+    untyped = write_variant(EIGHTS, tmp_path / "any.yaml",
+                            (old, '  heuristic(p): "first([[1], 2])"'))
+    r = run_cli("simulate", str(untyped), "--games", "1", "--agents", "greedy", "--players", "2")
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert r.stderr.startswith(f"{untyped}:33:3: error: the heuristic 'heuristic' computed [1], "
+                               "not a number"), r.stderr
