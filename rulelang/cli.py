@@ -131,7 +131,7 @@ def _finite(v: Any) -> bool:
     """Whether a value holds no infinity and no NaN."""
     if isinstance(v, float):
         return math.isfinite(v)
-    return all(_finite(x) for x in v) if isinstance(v, list) else True
+    return all(_finite(x) for x in v) if isinstance(v, (list, tuple)) else True
 
 
 def _num(v: Any) -> Any:
