@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .errors import RulesError, UsageError
+from .errors import RulesError, RuntimeRulesError, UsageError
 
 
 class Agent:
@@ -78,15 +78,26 @@ class GreedyAgent(Agent):
                     else:  # the sample disagrees about the moves: fall back to the text
                         texts = texts or state.legal_moves()
                         s.apply(texts[i])
-                    total += float(h(s, seat))
+                    v = h(s, seat)
                 except RulesError:
-                    total += float("-inf")
+                    v = float("-inf")
+                total += _score(v, game.functions[game.heuristic])
             score = total / len(worlds)
             if score > best_score + 1e-9:
                 best, best_score = [i], score
             elif abs(score - best_score) <= 1e-9:
                 best.append(i)
         return best[int(self.rng.random() * len(best))] if best else 0
+
+
+def _score(v: Any, fn: Any) -> float:
+    """A heuristic's value as a float: a number too large for one is infinite; anything but a
+    number (a function the checker could not type) is the rules' error, at the function."""
+    if type(v) is float:
+        return v
+    if isinstance(v, int):  # a bool too, as 0 or 1
+        return float(v) if -1e308 < v < 1e308 else float("inf") if v > 0 else float("-inf")
+    raise RuntimeRulesError(f"the heuristic '{fn.name}' computed {v!r:.60}, not a number", fn.span)
 
 
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}

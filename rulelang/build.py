@@ -374,6 +374,9 @@ class Builder:
             elif len(functions[heur].params) != 1:
                 self.err(f"the heuristic '{heur}' must take one argument: the seat it judges for",
                          doc.span_of("heuristic"))
+            elif functions[heur].ret not in ("int", "num", "any"):  # the bot adds its scores up
+                self.err(f"the heuristic '{heur}' must compute a number, not "
+                         f"{functions[heur].ret}", doc.span_of("heuristic"))
         conserved = []
         for k, v in (doc.get("conserved") or {}).items():
             u = self.unit(c, v, doc["conserved"].span_of(k))

@@ -7,6 +7,7 @@ error. Whatever goes wrong, the user sees a located message, never a Python trac
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -15,13 +16,20 @@ from typing import Any
 import typer
 
 from .errors import RulesError, RulesErrors, RuntimeRulesError, UsageError
+from .terminal import clean
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="rulelang: card games as data. Check, score, play, simulate and test them.")
 
 
+def _echo(text: str, err: bool = False) -> None:
+    """Every line the command prints: names, messages and moves come from rules files, logs
+    and users, so control characters are written out (``terminal.clean``)."""
+    typer.echo(clean(text), err=err)
+
+
 def _echo_err(text: str) -> None:
-    typer.echo(text, err=True)
+    _echo(text, err=True)
 
 
 def _fail(e: RulesError) -> None:
@@ -116,7 +124,14 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
     if problems:
         _echo_err(f"{problems} problem{'s' if problems != 1 else ''} found{also}")
         raise typer.Exit(1)
-    typer.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, no problems{also}")
+    _echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, no problems{also}")
+
+
+def _finite(v: Any) -> bool:
+    """Whether a value holds no infinity and no NaN."""
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return all(_finite(x) for x in v) if isinstance(v, (list, tuple)) else True
 
 
 def _num(v: Any) -> Any:
@@ -151,14 +166,17 @@ def score(game: str = typer.Argument(..., help="a rules file or a bundled game's
             # the rules are fine (they passed the checks); these cards are not a hand it values
             raise UsageError(f"'{ev.name}' cannot value these {len(ids)} card"
                              f"{'s' if len(ids) != 1 else ''}: {e.message}") from None
+        if not _finite(value):  # what --json prints is strict JSON: no NaN, no Infinity
+            raise RuntimeRulesError(f"'{ev.name}' valued these cards at {value}, which is not "
+                                    "a number (a number overflowed)", ev.span)
     except RulesError as e:
         _fail(e)
         return
     if as_json:
-        typer.echo(json.dumps({"value": value, "evaluator": ev.name,
-                               "cards": [g.tables.name[c] for c in ids]}))
+        _echo(json.dumps({"value": value, "evaluator": ev.name,
+                          "cards": [g.tables.name[c] for c in ids]}, allow_nan=False))
     else:
-        typer.echo(str(value))
+        _echo(str(value))
 
 
 @app.command("compile")
@@ -176,10 +194,10 @@ def compile_(game: str = typer.Argument(..., help="a rules file or a bundled gam
         return
     sources = g.generated.sources
     if dump:
-        typer.echo(g.generated.dump())
+        _echo(g.generated.dump())
         return
     lines = sum(text.count("\n") + 1 for text, _ in sources)
-    typer.echo(f"{g.name or game}: compiled into {len(sources)} pieces of Python, {lines} lines "
+    _echo(f"{g.name or game}: compiled into {len(sources)} pieces of Python, {lines} lines "
                "(--dump prints them)")
 
 
@@ -203,20 +221,20 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
             failed += 1
             continue
         except RulesError as e:
-            typer.echo(f"{shown}: FAIL: bad scenario")
+            _echo(f"{shown}: FAIL: bad scenario")
             _echo_err(e.render())
             failed += 1
             continue
         except Exception as e:  # a bug in rulelang must still not hide the other results
-            typer.echo(f"{shown}: FAIL: internal error: {type(e).__name__}: {e}")
+            _echo(f"{shown}: FAIL: internal error: {type(e).__name__}: {e}")
             failed += 1
             continue
         if out.ok:
             passed += 1
         else:
-            typer.echo(f"{shown}: FAIL: {out.reason}")
+            _echo(f"{shown}: FAIL: {out.reason}")
             failed += 1
-    typer.echo(f"{passed} passed, {failed} failed")
+    _echo(f"{passed} passed, {failed} failed")
     if failed:
         raise typer.Exit(1)
 
@@ -248,7 +266,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     from . import sim
     from .agents import parse_agents
 
-    log = None
+    log: _Record | None = None
     try:
         opts = _parse_options(option)
         g = _load_game(game, opts, allow_any_path)
@@ -271,10 +289,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         path = g.path if Path(g.path).is_file() else game
         show_bar = not as_json and sys.stderr.isatty()
         if record is not None:
-            try:
-                log = open(record, "w", encoding="utf-8")
-            except OSError as e:
-                raise UsageError(f"--record: cannot write {record}: {e.strerror}") from None
+            log = _Record(record)
         more: dict[str, Any] = {"record_to": log, "limits": limits,
                                 "allow_any_path": allow_any_path, "game": g}
         if show_bar:
@@ -287,28 +302,65 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         else:
             stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants,
                             **more)
+        if log is not None:
+            log, done = None, log
+            done.close()  # the last lines reach the file here: a full disk shows at the latest
     except RulesError as e:
         _fail(e)
         return
     finally:
         if log is not None:
-            log.close()
+            log.close(quietly=True)  # an error is on its way already
     stats["game"] = g.name
     if as_json:
-        typer.echo(json.dumps(stats))
+        # strict JSON: the counters hold finite numbers (runtime.counter), and were one to
+        # slip through, an error is better than a NaN a JSON reader refuses
+        _echo(json.dumps(stats, allow_nan=False))
     else:
         _print_stats(stats)
     if stats.get("invariant_violations"):
         raise typer.Exit(1)
 
 
+class _Record:
+    """The file of ``simulate --record``: a write that fails (a full disk, ``/dev/full``, a
+    quota) is a clean error naming the file, as a file that cannot be opened is, not an
+    OSError out of the middle of the run."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self.file = open(path, "w", encoding="utf-8")
+        except OSError as e:
+            raise self._error(e) from None
+
+    def _error(self, e: OSError) -> UsageError:
+        return UsageError(f"--record: cannot write {self.path}: {e.strerror or e}")
+
+    def write(self, text: str) -> None:
+        try:
+            self.file.write(text)
+        except OSError as e:
+            raise self._error(e) from None
+
+    def close(self, quietly: bool = False) -> None:
+        try:
+            self.file.close()
+        except OSError as e:
+            if not quietly:
+                raise self._error(e) from None
+
+
 def _print_stats(s: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    con = Console()
-    con.print(f"[bold]{s['game']}[/bold]: {s['games']} games, {s['players']} players, "
-              f"{s['rounds']} rounds, {s['decisions']} decisions")
+    from .terminal import console, styled
+
+    # the game's, the counters' and the endings' names are the rules file's: the console
+    # cleans every string and reads none as markup
+    con = console(highlight=True)  # numbers highlighted, as rich does by default
+    con.print(styled((str(s["game"]), "bold"), f": {s['games']} games, {s['players']} players, "
+                     f"{s['rounds']} rounds, {s['decisions']} decisions"))
     t = Table(title="wins per seat")
     for col in ("seat", "agent", "wins", "win rate", "95% CI"):
         t.add_column(col)
@@ -336,7 +388,7 @@ def _print_stats(s: dict[str, Any]) -> None:
         parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items())
         con.print(f"mean change of {c} per round: {parts}")
     if s.get("invariant_violations"):
-        con.print(f"[red]invariant violations: {s['invariant_violations']}[/red]")
+        con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))
         for p in s.get("problems", []):
             con.print(f"  {p}")
     con.print(f"{s['seconds']:.2f} s, {s['games_per_sec']:.1f} games/sec, "
@@ -392,7 +444,7 @@ def replay(file: str = typer.Argument(..., help="a log written by simulate --rec
     for e in report.problems:
         _echo_err(e.render())
     bad = len(report.problems)
-    typer.echo(f"{report.games} game{'s' if report.games != 1 else ''} replayed, "
+    _echo(f"{report.games} game{'s' if report.games != 1 else ''} replayed, "
                f"{report.ok} as logged, {bad} not")
     if bad or not report.games:
         raise typer.Exit(1)

@@ -24,7 +24,7 @@ from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
 from .movetext import MoveTexts, canon_move, cards_in
-from .runtime import NO_FRAME, PY_ERRORS, WORK, brief, seat_of, why
+from .runtime import NO_FRAME, PY_ERRORS, WORK, brief, counter, seat_of, why
 from .seats import Seats
 from .table import Table
 
@@ -135,10 +135,10 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         try:
             for i, (_name, u) in enumerate(game.globals):
                 self.g[i] = u(self)
-            for i, (_name, u) in enumerate(game.counters):
+            for i, (name, u) in enumerate(game.counters):
                 for p in range(players):
                     self.actor = p
-                    self.ctr[i][p] = u(self)
+                    self.ctr[i][p] = counter(u(self), name, getattr(u, "span", None))
             for message, cond in game.requires:
                 if not cond(self):
                     raise UsageError(f"{game.name or 'this game'} cannot be played with "
@@ -253,7 +253,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         seen: set[tuple[int, int]] | None = None
         if self.record:
             self.history.append((mover, self.move_text(action, args)))  # type: ignore
-            seen = {(c, v) for c in cards_in(args) for v in range(self.n) if self.visible(c, v)}
+            seen = {(c, v) for c in cards_in(args, self.ncards) for v in range(self.n)
+                    if self.visible(c, v)}
         self._entries = None
         self._legal = None
         self._legal_list = None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from .compat import SLOTS
+from .terminal import clean
 
 
 @dataclass(frozen=True, **SLOTS)
@@ -55,18 +56,22 @@ class RulesError(Exception):
         return self
 
     def render(self) -> str:
-        """``PATH:LINE:COL: error: MESSAGE``, then the source line and a caret under the column."""
+        """``PATH:LINE:COL: error: MESSAGE``, then the source line and a caret under the column;
+        as a terminal may show it (``terminal.clean``: rules text is untrusted)."""
         where = str(self.span)
-        head = (f"{where}: {self.kind}: {self.message}" if where != "<string>"
-                else f"{self.kind}: {self.message}")
+        head = clean(f"{where}: {self.kind}: {self.message}" if where != "<string>"
+                     else f"{self.kind}: {self.message}")
         src = self.span.source
         if src is None or not self.span.line:
             return head
         lines = _lines(src)
         if not 1 <= self.span.line <= len(lines):
             return head
-        text = lines[self.span.line - 1].replace("\t", " ")
-        caret = " " * max(0, self.span.col - 1) + "^"
+        # the line as a terminal may show it (control characters written out), the caret
+        # under the same character
+        line = lines[self.span.line - 1].replace("\t", " ")
+        text = clean(line)
+        caret = " " * len(clean(line[:max(0, self.span.col - 1)])) + "^"
         return f"{head}\n    {text}\n    {caret}"
 
 

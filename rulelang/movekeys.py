@@ -27,8 +27,9 @@ def _cards_text(S: Any, xs: Any) -> str | None:
     """Several cards, all shown to the mover, by name in canonical order (else None)."""
     if type(xs) is not list or not xs:
         return None
-    for c in xs:
-        if type(c) is not int or not S.visible(c, S.actor):
+    n = S.ncards
+    for c in xs:  # numbers that are not card ids are not shown as cards (MoveTexts.render)
+        if type(c) is not int or not 0 <= c < n or not S.visible(c, S.actor):
             return None
     names = S.game.tables.name
     return " ".join([names[c] for c in sorted(xs, key=S.game.tables.sort_keys.__getitem__)])

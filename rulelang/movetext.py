@@ -39,16 +39,18 @@ def _canon(text: str) -> str:
     return " ".join(out)
 
 
-def cards_in(args: tuple) -> list[int]:
-    """The card ids among a move's arguments (cards, lists of cards, lists of melds)."""
+def cards_in(args: tuple, ncards: int) -> list[int]:
+    """The card ids among a move's arguments (cards, lists of cards, lists of melds): the
+    whole numbers that may be cards (a list of other numbers names none)."""
     out: list[int] = []
     for a in args:
         if isinstance(a, bool):
             continue
         if isinstance(a, int):
-            out.append(a)
+            if 0 <= a < ncards:
+                out.append(a)
         elif isinstance(a, list):
-            out.extend(cards_in(tuple(a)))
+            out.extend(cards_in(tuple(a), ncards))
     return out
 
 
@@ -57,6 +59,7 @@ class MoveTexts:
 
     game: Any
     actor: int | None
+    ncards: int
     loc: list[int]
     zones: list[list[int]]
     znames: list[str]
@@ -68,7 +71,8 @@ class MoveTexts:
         parts = [canon_move(action.name)]
         names = self.game.tables.name
         for spec, v in zip(action.args, args):
-            if spec[2] == "card" and type(v) is int and self.visible(v, self.actor):
+            if spec[2] == "card" and type(v) is int and 0 <= v < self.ncards and \
+                    self.visible(v, self.actor):
                 parts.append(names[v])
             else:
                 return canon_move(self.move_text(action, args))
@@ -91,15 +95,17 @@ class MoveTexts:
         order, several melds separated by ' | ', numbers and words as they are."""
         if isinstance(v, Group):
             return v.label()
-        if typ == "card" and isinstance(v, int):
+        if typ == "card" and isinstance(v, int) and 0 <= v < self.ncards:
             return self.card_text(v, viewer, seen)
         if typ == "seat" and isinstance(v, int):
             return f"P{v}"
         if isinstance(v, list):
             if v and all(isinstance(x, list) for x in v):
                 return " | ".join(self.render(x, "list[card]", viewer, seen) for x in v)
-            if all(isinstance(x, int) and not isinstance(x, bool) for x in v) and typ in (
-                    "list[card]", "any", "list"):
+            # numbers that are not all card ids (a list of scores, say) are shown as numbers
+            n = self.ncards
+            if all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n for x in v) \
+                    and typ in ("list[card]", "any", "list"):
                 t = self.game.tables
                 # cards the viewer cannot see come last, by place (zone#k), so that their
                 # order gives nothing away

@@ -30,6 +30,11 @@ def resolve_options(doc: YMap, given: dict[str, Any] | None) -> tuple[dict[str, 
     return values, specs
 
 
+# the numbers an option may be given, from the command line or a replay log: those a rules file
+# may write (yamlload refuses larger ones), never infinity or NaN
+BOUND = 10**15
+
+
 def coerce_option(name: str, v: Any, spec: dict[str, Any]) -> Any:
     default = spec.get("default")
     if isinstance(v, str):
@@ -58,6 +63,9 @@ def coerce_option(name: str, v: Any, spec: dict[str, Any]) -> Any:
         raise UsageError(f"option '{name}' must be at least {spec['min']}, not {v}")
     if "max" in spec and isinstance(v, (int, float)) and v > spec["max"]:
         raise UsageError(f"option '{name}' must be at most {spec['max']}, not {v}")
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and not -BOUND <= v <= BOUND:
+        # false for NaN too, which every range test would let through
+        raise UsageError(f"option '{name}' takes a number from -10^15 to 10^15, not '{v}'")
     if "choices" in spec and v not in spec["choices"]:
         raise UsageError(f"option '{name}' must be one of "
                          f"{', '.join(map(str, spec['choices']))}, not {v!r}")

@@ -3,35 +3,57 @@
 The table is drawn from the human seat's ``view`` only: its own hand, public zones, face-up
 cards, counters and what the others just did. Moves are chosen from a numbered menu (or typed
 as move text); any bad input re-prompts; end of input or Ctrl-C ends the game cleanly.
+
+Everything shown is rules text or typed input, so every line is printed through ``_say``: rich
+``Text`` from plain pieces (``terminal.styled``), cleaned of control characters and never read
+as markup, whatever console it is printed on.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 from rich.console import Console
 
 from .agents import make_agent
-from .cards import pretty
+from .cards import JOKER, RED_SUITS, pretty
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
+from .terminal import console as safe_console
+from .terminal import styled
+
+Part = Union[str, tuple[str, str]]  # a plain piece of a line, or (piece, style)
 
 
-def _cards(cards: list[str]) -> str:
+def _say(con: Console, *parts: Part, end: str = "\n") -> None:
+    """Print one line (see the module docstring)."""
+    con.print(styled(*parts), end=end)
+
+
+def _card(c: str) -> Part:
+    red = c != JOKER and len(c) >= 2 and c[-1] in RED_SUITS
+    return (pretty(c), "red") if red else pretty(c)
+
+
+def _cards(cards: list[str]) -> list[Part]:
     if not cards:
-        return "[dim](empty)[/dim]"
-    return " ".join("[dim]▮[/dim]" if c == "?" else pretty(c, color=True) for c in cards)
+        return [("(empty)", "dim")]
+    out: list[Part] = []
+    for i, c in enumerate(cards):
+        out += [" "] if i else []
+        out.append(("▮", "dim") if c == "?" else _card(c))
+    return out
 
 
-def _zone_line(name: str, cards: list[str], top_only: bool = False) -> str:
+def _zone_line(name: str, cards: list[str], top_only: bool = False) -> list[Part]:
     shown = [c for c in cards if c != "?"]
     if not cards:
-        return f"{name}: empty"
+        return [f"{name}: empty"]
     if not shown:
-        return f"{name}: {len(cards)} card{'s' if len(cards) != 1 else ''} face down"
+        return [f"{name}: {len(cards)} card{'s' if len(cards) != 1 else ''} face down"]
     if top_only and cards[0] != "?" and len(shown) == 1 and len(cards) > 1:
-        return f"{name}: {pretty(cards[0], color=True)} on top ({len(cards)} cards)"
-    return f"{name}: {_cards(cards)}"
+        return [f"{name}: ", _card(cards[0]), f" on top ({len(cards)} cards)"]
+    return [f"{name}: ", *_cards(cards)]
 
 
 def _show_value(x: Any) -> str:
@@ -43,8 +65,8 @@ def _show_value(x: Any) -> str:
 def show_table(con: Console, state: Any, seat: int) -> None:
     v = state.view(seat)
     g = state.game
-    con.rule(f"{g.name} — round {v['round']} — you are P{seat}"
-             f"{' (dealer)' if v['dealer'] == seat else ''}")
+    con.rule(styled(f"{g.name} — round {v['round']} — you are P{seat}"
+                    f"{' (dealer)' if v['dealer'] == seat else ''}"))
     for zd in g.zones:
         z = v["zones"][zd.name]
         if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
@@ -56,10 +78,10 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                 if not cards and zd is not g.hand_zone():
                     continue
                 who = "you" if p == seat else f"P{p}"
-                out = "" if v["active"][p] else " [dim](out)[/dim]"
-                con.print(f"  {zd.name} {who}{out}: {_cards(cards)}")
+                out: Part = "" if v["active"][p] else (" (out)", "dim")
+                _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards))
         else:
-            con.print("  " + _zone_line(zd.name, z, zd.visibility == "top"))
+            _say(con, "  ", *_zone_line(zd.name, z, zd.visibility == "top"))
     shown = {k: x for k, x in v["globals"].items()
              if x is not None and not isinstance(x, bool) and x != [] and
              g.global_types.get(k) not in ("card", "list[card]")}
@@ -69,9 +91,9 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                 return "you" if x == seat else f"P{x}"
             return _show_value(x)
 
-        con.print("  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
+        _say(con, "  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
     for name, row in v["counters"].items():
-        con.print(f"  {name}: " + "  ".join(
+        _say(con, f"  {name}: " + "  ".join(
             f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
             else f"P{p}={x}" for p, x in enumerate(row)))
     ev = g.hand_evaluator
@@ -79,8 +101,8 @@ def show_table(con: Console, state: Any, seat: int) -> None:
     if ev and hz is not None:
         try:
             val = g.functions[ev].fn(state, state.zones[hz.first_id + seat])
-            con.print(f"  your {ev}: {val:g}" if isinstance(val, (int, float))
-                      else f"  your {ev}: {val}")
+            _say(con, f"  your {ev}: {val:g}" if isinstance(val, (int, float))
+                 else f"  your {ev}: {val}")
         except RulesError:
             pass
 
@@ -99,14 +121,16 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
             continue
         who = zd.name if p is None else ("you" if p == seat else f"P{p}")
         label = zd.name if p is None else f"P{p}"
-        shown = "  ".join(f"[dim]{label}#{i}[/dim] {_cards(order(gr))}"
-                          for i, gr in enumerate(groups, 1))
-        con.print(f"  {zd.name} {who}: {shown}")
+        shown: list[Part] = []
+        for i, gr in enumerate(groups, 1):
+            shown += ["  "] if i > 1 else []
+            shown += [(f"{label}#{i}", "dim"), " ", *_cards(order(gr))]
+        _say(con, f"  {zd.name} {who}: ", *shown)
 
 
 def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
               input_fn: Any = input, console: Console | None = None) -> int:
-    con = console or Console(highlight=False)
+    con = console or safe_console()
     try:
         return _play(con, game, players, seat, agents, seed, input_fn)
     except RuntimeRulesError as e:  # the rules went wrong: say how to deal this game again
@@ -118,8 +142,8 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
           input_fn: Any) -> int:
     state = game.new_state(players, seed=seed, auto_continue=False)
     bots = {p: make_agent(agents[p], seed * 31 + p + 1) for p in range(players) if p != seat}
-    con.print(f"[bold]{game.name}[/bold] — {players} players, seed {seed}. "
-              "Type a number or a move; '?' helps, 'q' quits.")
+    _say(con, (str(game.name), "bold"), f" — {players} players, seed {seed}. "
+         "Type a number or a move; '?' helps, 'q' quits.")
     seen_events = 0
     try:
         while True:
@@ -130,8 +154,8 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 if state.status == "game_over":
                     w = state.winner
                     ws = w if isinstance(w, list) else [w]
-                    con.print(f"[bold]Game over.[/bold] Winner: "
-                              f"{', '.join('you' if x == seat else f'P{x}' for x in ws)}")
+                    _say(con, ("Game over.", "bold"), " Winner: "
+                         f"{', '.join('you' if x == seat else f'P{x}' for x in ws)}")
                     return 0
                 _ask(con, input_fn, "press Enter for the next round")
                 state.next_round()
@@ -145,21 +169,24 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
             show_table(con, state, seat)
             moves = state.legal_moves()
             for i, m in enumerate(moves, 1):
-                con.print(f"  [bold]{i}[/bold]. {m}")
+                _say(con, "  ", (str(i), "bold"), f". {m}")
             while True:
                 text = _ask(con, input_fn, "your move")
                 if text.lower() in ("q", "quit", "exit"):
-                    con.print("bye")
+                    _say(con, "bye")
                     return 0
                 if text.lower() in ("?", "help") and text.lower() not in moves:
-                    con.print(f"  type a number from 1 to {len(moves)}, or a move as listed "
-                              "(any case, 10 for T): [bold]" + "[/bold], [bold]".join(moves) +
-                              "[/bold]; 'q' quits")
+                    listed: list[Part] = []
+                    for k, m in enumerate(moves):
+                        listed += [", "] if k else []
+                        listed.append((m, "bold"))
+                    _say(con, f"  type a number from 1 to {len(moves)}, or a move as listed "
+                         "(any case, 10 for T): ", *listed, "; 'q' quits")
                     continue
                 if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
                     text = moves[int(text) - 1]
                 elif text.isascii() and text.isdigit():  # not '²', which int() refuses
-                    con.print(f"[yellow]choose a number from 1 to {len(moves)}[/yellow]")
+                    _say(con, (f"choose a number from 1 to {len(moves)}", "yellow"))
                     continue
                 if not text:
                     continue
@@ -167,14 +194,14 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                     state.apply(text)
                     break
                 except (IllegalMove, UsageError) as e:  # not the rules going wrong
-                    con.print(f"[yellow]{e.message}[/yellow]")
+                    _say(con, (e.message, "yellow"))
     except (EOFError, KeyboardInterrupt):
-        con.print("\nbye")
+        _say(con, "\nbye")
         return 0
 
 
 def _ask(con: Console, input_fn: Any, prompt: str) -> str:
-    con.print(f"[cyan]{prompt}>[/cyan] ", end="")
+    _say(con, (f"{prompt}>", "cyan"), " ", end="")
     return str(input_fn("")).strip()
 
 
@@ -182,7 +209,7 @@ def _show_events(con: Console, state: Any, seat: int, since: int) -> int:
     events = state.view(seat)["events"]
     for who, text in events[since:]:
         if who != seat:
-            con.print(f"  [magenta]P{who}[/magenta]: {text}")
+            _say(con, "  ", (f"P{who}", "magenta"), f": {text}")
     return len(events)
 
 
@@ -190,7 +217,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
     """The end of a round as the seat's view shows it: the hands the rules turned face up (a
     showdown they declare), the others face down; a hand's value only when all of it is seen."""
     g = state.game
-    con.rule(f"round {state.round} over: {state.ended_by}")
+    con.rule(styled(f"round {state.round} over: {state.ended_by}"))
     hz = g.hand_zone()
     ev = g.functions.get(g.hand_evaluator) if g.hand_evaluator else None
     hands, base = (state.view(seat)["zones"][hz.name], hz.first_id) if hz else ([], 0)
@@ -201,7 +228,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
                 val = f" = {ev.fn(state, state.zones[base + p])}"
             except RulesError:
                 val = ""
-        con.print(f"  {'you' if p == seat else f'P{p}'}: {_cards(cards)}{val}")
+        _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards), val)
     if state.round_results:
         _name, _t, _d, delta = state.round_results[-1]
         kinds = g.slot_kinds()[1]
@@ -211,7 +238,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
             changes = [f"{'you' if p == seat else f'P{p}'} {d:+g}" for p, d in
                        enumerate(delta[ci]) if isinstance(d, (int, float)) and d]
             if changes:
-                con.print(f"  {cname}: {', '.join(changes)}")
+                _say(con, f"  {cname}: {', '.join(changes)}")
     out = [p for p in range(state.n) if not state.active[p]]
     if out:
-        con.print(f"  out: {', '.join('you' if p == seat else f'P{p}' for p in out)}")
+        _say(con, f"  out: {', '.join('you' if p == seat else f'P{p}' for p in out)}")

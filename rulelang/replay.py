@@ -17,6 +17,7 @@ simulation's: the seed of each game comes from ``seeds``.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,7 +64,7 @@ def log_line(game: Any, path: str, options: dict[str, Any], players: int, agents
         "options": dict(options), "players": players, "agents": list(agents),
         "seed": seed, "index": index, "game_seed": game_seed(seed, index),
         "limits": dict(limits or {}), "moves": moves, "outcome": result,
-    }, separators=(",", ":"))
+    }, separators=(",", ":"), allow_nan=False)
 
 
 def engine_refusal(rec: dict[str, Any]) -> str:
@@ -93,23 +94,68 @@ class Report:
     problems: list[RulesError] = field(default_factory=list)
 
 
-def _find_rules(name: str, log_dir: Path) -> str:
-    from .rules import bundled_dir, resolve_game
+def _find_rules(name: str, log_dir: Path, allow_any: bool) -> str:
+    """The rules file a log line names. A log is untrusted, as a rules file is: it may name a
+    file under its own folder or a bundled game, as ``extends:`` may (``rules.within_reach``;
+    simulate records the path it was given, so an absolute or working-folder path is taken
+    when it leads there); ``allow_any`` (``--allow-any-path``) lets it name any file."""
+    from .rules import bundled_dir, resolve_game, within_reach
 
-    p = resolve_game(name) or resolve_game(name, log_dir)
-    if p is not None:
-        return str(p)
+    shown = name if len(name) <= 80 else name[:77] + "..."
+    if allow_any:
+        found = resolve_game(name) or resolve_game(name, log_dir)
+        if found is not None:
+            return str(found)
+    else:
+        p = Path(name)
+        outside = None
+        for c in ([p] if p.is_absolute() else [log_dir / p, p]):
+            if os.path.isfile(c):  # false, not an error, for a name too long
+                if within_reach(c, log_dir):
+                    return str(c)
+                outside = c
+        if outside is not None:
+            raise LoadError(f"the rules file '{shown}' of this log is outside the log's folder; "
+                            "a log may name files under its folder and bundled games "
+                            "(--allow-any-path lets it name any file: only for logs you trust)")
     # a bundled game recorded by its installed path on another machine: by its name
     stem = Path(name).name
     stem = stem[:-5] if stem.endswith(".yaml") else stem
     b = bundled_dir() / f"{stem}.yaml"
-    if b.is_file():
+    if os.path.isfile(b):
         return str(b)
-    raise LoadError(f"the rules file '{name}' of this log cannot be found")
+    raise LoadError(f"the rules file '{shown}' of this log cannot be found")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite_float(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise ValueError(f"{text[:40]} is beyond the numbers a log may hold")
+    return v
+
+
+def _short(v: Any) -> str:
+    text = repr(v) if not isinstance(v, int) or abs(v) < 10**40 else "a number of 40 digits or more"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _whole(rec: dict[str, Any], key: str, low: int | None) -> int:
+    """A field of a line that must be a whole number (of ``low`` or more): a seed of
+    ``Infinity`` or ``1e400`` is a bad line, not an OverflowError that stops the replay."""
+    v = rec[key]
+    if type(v) is not int or (low is not None and v < low):
+        raise LoadError(f"not a replay line: {key} is {_short(v)}, not a whole number"
+                        + (f" of {low} or more" if low is not None else ""))
+    return v
 
 
 def replay_file(path: str, allow_any_path: bool = False) -> Report:
-    """Replay every game of a log. Problems are located at the log's lines."""
+    """Replay every game of a log. Problems are located at the log's lines; a bad line is
+    its own problem, and the lines after it are replayed all the same."""
     from . import load
 
     p = Path(path)
@@ -124,48 +170,64 @@ def replay_file(path: str, allow_any_path: bool = False) -> Report:
     for ln, text in enumerate(lines, 1):
         if not text.strip():
             continue
-        where = Span(path, ln, 1)
         report.games += 1
         try:
-            rec = json.loads(text)
-        except ValueError as e:
-            report.problems.append(LoadError(f"not a replay line (bad JSON: {e})", where))
-            continue
-        if not isinstance(rec, dict) or any(k not in rec for k in REQUIRED):
-            missing = [k for k in REQUIRED if not isinstance(rec, dict) or k not in rec]
-            report.problems.append(LoadError(f"not a replay line: no {', '.join(missing)}",
-                                             where))
-            continue
-        if rec["format"] not in (FORMAT, FORMAT_ENGINE1):
-            report.problems.append(LoadError(f"unknown log format {rec['format']!r} (this "
-                                             f"rulelang reads {FORMAT})", where))
-            continue
-        refused = engine_refusal(rec)
-        if refused:
-            report.problems.append(LoadError(refused, where))
-            continue
-        label = f"game {rec['index']} (seed {rec['seed']})"
-        try:
-            why = _replay_one(rec, games, p.parent, allow_any_path, load)
-        except RulesError as e:
-            why = e.message
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
-            why = f"not a replay line ({type(e).__name__}: {e})"
-        if why:
-            report.problems.append(RulesError(f"{label}: {why}", where))
-        else:
+            problem = _replay_line(text, games, p.parent, allow_any_path, load)
+        except RecursionError:
+            problem = LoadError("not a replay line: nested too deeply")
+        except Exception as e:  # a bug in rulelang must still not hide the other lines
+            problem = RulesError(f"internal error while replaying this line "
+                                 f"({type(e).__name__}: {e}); please report it with the log")
+        if problem is None:
             report.ok += 1
+        else:
+            problem.span = Span(path, ln, 1)
+            report.problems.append(problem)
     return report
+
+
+def _replay_line(text: str, games: dict[str, Any], log_dir: Path, allow_any: bool,
+                 load: Any) -> RulesError | None:
+    """None if the line replays as logged, else the problem (located by the caller)."""
+    try:
+        rec = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except ValueError as e:
+        return LoadError(f"not a replay line (bad JSON: {e})")
+    if not isinstance(rec, dict) or any(k not in rec for k in REQUIRED):
+        missing = [k for k in REQUIRED if not isinstance(rec, dict) or k not in rec]
+        return LoadError(f"not a replay line: no {', '.join(missing)}")
+    if rec["format"] not in (FORMAT, FORMAT_ENGINE1):
+        return LoadError(f"unknown log format {_short(rec['format'])} (this rulelang reads "
+                         f"{FORMAT})")
+    refused = engine_refusal(rec)
+    if refused:
+        return LoadError(refused)
+    label = f"game {_short(rec['index'])} (seed {_short(rec['seed'])})"
+    try:
+        why = _replay_one(rec, games, log_dir, allow_any, load)
+    except RulesError as e:
+        why = e.message
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as e:
+        why = f"not a replay line ({type(e).__name__}: {e})"
+    return RulesError(f"{label}: {why}") if why else None
 
 
 def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow_any: bool,
                 load: Any) -> str:
     """'' if the game replays to the same outcome, else why not."""
+    seed, index, players = _whole(rec, "seed", None), _whole(rec, "index", 0), \
+        _whole(rec, "players", 1)
+    limits = rec.get("limits") or {}
+    if not isinstance(limits, dict):
+        raise LoadError(f"not a replay line: limits is {_short(limits)}, not a mapping")
+    limits = {k: _whole(limits, k, 1) for k in limits
+              if k in ("max_round_steps", "max_game_steps", "max_moves", "max_rounds")}
     options = {str(k): v for k, v in (rec.get("options") or {}).items()}
     key = json.dumps([rec["game"], sorted(options.items())], default=str)
     game = games.get(key)
     if game is None:
-        game = games[key] = load(_find_rules(str(rec["game"]), log_dir), options, allow_any)
+        game = games[key] = load(_find_rules(str(rec["game"]), log_dir, allow_any), options,
+                                 allow_any)
     logged = [str(sha) for _p, sha in rec["files"]]
     now = [sha for _p, sha in game.files]
     if logged != now:
@@ -173,13 +235,10 @@ def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow
                    if sha != new] or [str(rec["game"])]
         return (f"refused: the rules changed since the log was written ({', '.join(changed)} "
                 "has another sha256)")
-    seed, index = int(rec["seed"]), int(rec["index"])
     gs = game_seed(seed, index)
     if "game_seed" in rec and rec["game_seed"] != gs:
         return f"the logged game_seed {rec['game_seed']} is not the seed of game {index}"
-    limits = {k: int(v) for k, v in (rec.get("limits") or {}).items()
-              if k in ("max_round_steps", "max_game_steps", "max_moves", "max_rounds")}
-    state = game.new_state(int(rec["players"]), seed=gs, record=False, **limits)
+    state = game.new_state(players, seed=gs, record=False, **limits)
     for k, (seat, move) in enumerate(rec["moves"], 1):
         if state.is_over():
             return f"the game was over after move {k - 1}, but the log has {len(rec['moves'])}"

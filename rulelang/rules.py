@@ -76,6 +76,14 @@ def resolve_game(name_or_path: str, base_dir: Path | None = None) -> Path | None
     return None
 
 
+def within_reach(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies under ``folder`` or among the bundled games (symbolic links
+    followed): where a file that names another (``extends:``, a replay log's game) may point
+    unless the caller allows any path."""
+    p = path.resolve()
+    return folder.resolve() in p.parents or bundled_dir().resolve() in p.parents
+
+
 def _is_file(p: Path) -> bool:
     """``p.is_file()``, false for a name the system refuses (too long, a NUL byte in it)."""
     try:
@@ -273,8 +281,7 @@ def _resolve_extends(ext: str, including: Path, allow_any: bool, span: Span,
         errors.append(LoadError(f"extends: '{ext[:80]}' is not a usable file name", span))
         return None
     if is_file:
-        inside = folder in cand.parents or bundled_dir().resolve() in cand.parents
-        if not inside and not allow_any:
+        if not allow_any and not within_reach(cand, folder):
             errors.append(LoadError(f"extends: '{ext}' is outside this file's folder; only files "
                                     "under it and bundled games may be extended", span))
             return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import RulesError, RuntimeRulesError
-from .limits import MAX_LOOP, MAX_WORK
+from .limits import MAX_LOOP, MAX_NUMBER, MAX_WORK
 
 # what is left of the running step's allowance: a one-item list, because generated code and
 # built-ins decrement it in place (the cheapest mutable cell Python has)
@@ -158,6 +158,24 @@ def seat_of(S: Any, u: Any, what: str) -> int:
     return v
 
 
+def counter(v: Any, name: str, span: Any = None) -> Any:
+    """``v`` if a counter may hold it: a number from -10^30 to 10^30 (``MAX_NUMBER``). A float
+    that overflowed (infinity, NaN) would make the statistics of a run (``simulate --json``)
+    no number at all; the error names the counter, and the rules line that set it."""
+    if type(v) is int or type(v) is float:
+        if -MAX_NUMBER <= v <= MAX_NUMBER:  # false for NaN
+            return v
+        what = "NaN (not a number)" if v != v else \
+            ("larger than 10^30" if v > 0 else "smaller than -10^30") + \
+            (" (infinity: the number overflowed)" if v in (_INF, -_INF) else "")
+        raise RuntimeRulesError(f"counter '{name}' would become {what}; a counter holds "
+                                "numbers from -10^30 to 10^30", span)
+    return v
+
+
+_INF = float("inf")
+
+
 def dealer(S: Any, v: Any) -> int:
     """``v`` if it may become the dealer (``dealer = v`` in rules text)."""
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < S.n:
@@ -169,7 +187,7 @@ def dealer(S: Any, v: Any) -> int:
 def helpers() -> dict[str, Any]:
     """The names generated code finds in its namespace, besides its constants."""
     return {"_work": work, "_seat": seat, "_tick": tick, "_dealer": dealer, "WORK": WORK,
-            "_out_of_work": out_of_work, "RulesError": RulesError, "_why": why,
-            "_located": located,
+            "_counter": counter, "_out_of_work": out_of_work, "RulesError": RulesError,
+            "_why": why, "_located": located,
             "RuntimeRulesError": RuntimeRulesError, "PY_ERRORS": PY_ERRORS,
             "Exception": Exception}

@@ -120,7 +120,8 @@ def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
 def _split_move(m: str, span: Span) -> tuple[int, str]:
     head, sep, rest = m.partition(":")
     head = head.strip().upper().removeprefix("P")
-    if not sep or not head.isdigit() or not rest.strip():
+    # isdigit() alone is true for '²' and '٣', which int() refuses
+    if not sep or not (head.isascii() and head.isdigit()) or not rest.strip():
         raise SchemaError(f"a move is written \"<seat>: <move>\", like \"1: draw stock\"; "
                           f"got {m!r}", span)
     return int(head), rest.strip()

@@ -128,8 +128,11 @@ class Statements:
                 self.counter_types.setdefault(name, set()).add(given)
                 idx = self._src(self.expr(n.index, sc)[0])
                 r, p = self.cg.temp(), self.cg.temp()
+                # within the numbers a counter holds (runtime.counter): a float that
+                # overflowed is a located error here, not a NaN in the run's statistics
+                value = f"{r}[{p}] {binop} ({v})" if binop is not None else v
                 return [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
-                        update(f"{r}[{p}]")]
+                        f"{r}[{p}] = _counter({value}, {self.k(name)})"]
             self.err(f"only a counter can be assigned by seat; '{name}' is not one"
                      f"{did_you_mean(name, sym.counters)}", n.span)
             return ["pass"]

@@ -6,7 +6,9 @@ never a traceback. (The everyday cases are in test_cli.py; these are the hostile
 from __future__ import annotations
 
 import io
+import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,7 +22,7 @@ from rich.console import Console
 import rulelang
 from rulelang.play import play_game
 
-from .helpers import RULELANG, assert_no_traceback, output, run_cli
+from .helpers import ROOT, RULELANG, assert_no_traceback, output, run_cli, write_variant
 
 
 def feed(lines: list[str], end: type[BaseException] = EOFError):
@@ -205,6 +207,9 @@ def test_missing_and_unreadable_files(tmp_path: Path) -> None:
     b"game: thirty-one\nplayers: 3\noptions: {lives: many}\n",
     b"game: thirty-one\nplayers: 3\nstart: {nothing: 1}\n",
     b"game: /etc/passwd\nplayers: 3\n", b"game: !!python/name:os.system\n",
+    # isdigit() is true for these, int() refuses them
+    "game: thirty-one\nplayers: 3\nmoves: [\"²: draw stock\"]\n".encode(),
+    "game: thirty-one\nplayers: 3\nmoves: [\"٣: draw stock\"]\n".encode(),
 ])
 def test_bad_scenario_files_exit_1(tmp_path: Path, content: bytes) -> None:
     p = tmp_path / "bad.scenario.yaml"
@@ -294,3 +299,162 @@ def test_play_and_test_name_the_seed(tmp_path: Path) -> None:
     assert f"{s}: FAIL: the rules failed while the scenario ran" in r.stdout
     assert_located_at_the_when(r.stderr, p)
     assert "(in this scenario, seed 9)" in r.stderr
+
+
+# ---------------------------------------------------------------- hostile text (issue 15)
+# what must never reach a terminal: C0 controls but newline, DEL, C1 controls (ESC among them)
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+EIGHTS = ROOT / "examples" / "crazy-eights.yaml"
+# a name that is markup, clears the screen and sets the window's title
+NASTY = r"Crazy [/bold] \e[2J\e]0;pwn\a [bold]Eights[/]"
+
+
+def hostile_game(tmp_path: Path) -> Path:
+    """Crazy Eights with control characters and rich markup in every text the commands print:
+    the game's name, a counter, a global, a trigger (the round's ending) and an action's name;
+    the action's argument is a list of numbers that are not card ids (99, -1, 1000)."""
+    return write_variant(
+        EIGHTS, tmp_path / "hostile.yaml",
+        ("name: Crazy Eights", f'name: "{NASTY}"'),
+        ("counters:\n  points: 0", 'counters:\n  points: 0\n  "z\\e[31m[/red]": 0'),
+        ("  drew: false", '  drew: false\n  "g\\e[2J": 1'),
+        ("    blocked: size(stock)", '    "bl\\e[1mocked[/x]": size(stock)'),
+        ("    blocked:\n      - low", '    "bl\\e[1mocked[/x]":\n      - low'),
+        ("      pass:\n", '      "od\\e[5md[/magenta]":\n        args: {xs: "[[99, -1, 1000]]"}\n'
+                          "        when: size(stock) > 30\n"
+                          "        do: log('\\e]0;title\\a')\n        next: play\n      pass:\n"),
+    )
+
+
+def assert_inert(text: str) -> None:
+    m = CONTROL.search(text)
+    assert m is None, f"{m.group()!r} reaches the terminal: {text[max(0, m.start() - 60):][:120]!r}"
+
+
+def test_rules_text_reaches_simulate_inert(tmp_path: Path) -> None:
+    path = hostile_game(tmp_path)
+    r = run_cli("simulate", str(path), "--games", "2", "--players", "2")
+    assert r.returncode == 0, output(r)
+    assert_no_traceback(r)
+    assert_inert(output(r))
+    # shown, not obeyed: the markup as written, the control characters written out
+    assert r"Crazy [/bold] \x1b[2J\x1b]0;pwn\x07 [bold]Eights[/]" in r.stdout, r.stdout
+    assert r"mean change of z\x1b[31m[/red] per round" in r.stdout
+
+
+def test_rules_text_and_typed_markup_reach_play_inert(tmp_path: Path) -> None:
+    game = rulelang.load(str(hostile_game(tmp_path)))
+    buf = io.StringIO()
+    con = Console(file=buf, width=200, color_system=None)  # rich's defaults: markup on
+    lines = ["?", "[/yellow]", "[bold]x[/]", "\x1b[2J", "\x9b31m", "99"] + ["1"] * 30 + ["q"]
+    code = play_game(game, 2, 0, ["random"] * 2, 3, input_fn=feed(lines), console=con)
+    out = buf.getvalue()
+    assert code == 0
+    assert_inert(out)
+    assert r"Crazy [/bold] \x1b[2J\x1b]0;pwn\x07 [bold]Eights[/]" in out
+    assert "'[/yellow]' is not a legal move" in out and r"'\x1b[2J' is not a legal move" in out
+    # the move whose argument is a list of numbers that are not cards, listed and played
+    assert r"od\x1b[5md[/magenta] 99 -1 1000" in out, out[-3000:]
+
+
+def test_check_errors_show_control_characters_written_out(tmp_path: Path) -> None:
+    # the source line under an error is the file's own text: a raw ESC in it is written out
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"name: [/bold]\x1b]0;title\x07\x1b[2J\nplayers: 2\n")
+    r = run_cli("check", str(bad))
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert_inert(output(r))
+    assert "    name: [/bold]\\x1b]0;title\\x07\\x1b[2J\n    ^\n" in r.stderr, r.stderr
+
+
+def test_simulate_json_is_strict_and_an_overflowing_counter_is_located(tmp_path: Path) -> None:
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in --json output")
+
+    r = run_cli("simulate", str(EIGHTS), "--games", "2", "--players", "2", "--json")
+    assert r.returncode == 0, output(r)
+    assert json.loads(r.stdout, parse_constant=refuse)["games"] == 2
+    # a float counter squared at every round overflows to infinity, then NaN
+    grow = "      - big[w] = (big[w] + 2.5) * (big[w] + 2.5) * (big[w] + 2.5) * (big[w] + 2.5)"
+    p = write_variant(EIGHTS, tmp_path / "grow.yaml",
+                      ("counters:\n  points: 0", "counters:\n  points: 0\n  big: 0"),
+                      ("      - points[w] += sum(hand_points(hand[p]) for p in players)",
+                       "      - points[w] += sum(hand_points(hand[p]) for p in players)\n" + grow))
+    r = run_cli("simulate", str(p), "--games", "3", "--players", "2", "--json",
+                "--option", "target=1000")
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert "NaN" not in r.stdout and "Infinity" not in r.stdout
+    line = 1 + p.read_text(encoding="utf-8").splitlines().index(grow)
+    assert r.stderr.startswith(f"{p}:{line}:9: error: counter 'big' would become larger "
+                               "than 10^30"), r.stderr
+    # a start value that overflows is located at the counter
+    p = write_variant(EIGHTS, tmp_path / "start.yaml", (
+        "counters:\n  points: 0",
+        "counters:\n  points: 0\n  big: " + " * ".join(["1000000000000000.0"] * 21)))
+    r = run_cli("simulate", str(p), "--games", "1", "--json")
+    assert r.returncode == 1 and r.stdout == "", output(r)
+    assert r.stderr.startswith(f"{p}:24:8: error: counter 'big' would become larger than "
+                               "10^30 (infinity: the number overflowed)"), r.stderr
+
+
+def test_score_json_is_strict(tmp_path: Path) -> None:
+    p = write_variant(EIGHTS, tmp_path / "s.yaml", (
+        "  hand_points(cards): sum(penalty[c.rank] for c in cards)",
+        "  hand_points(cards): sum(penalty[c.rank] for c in cards) * "
+        + " * ".join(["1000000000000000.0"] * 21) + " * 0.0"))
+    r = run_cli("score", str(p), "AS", "--json")
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert "NaN" not in r.stdout and "not a number" in r.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e400", "1e16"])
+def test_an_option_is_a_finite_number(value: str) -> None:
+    from rulelang.errors import UsageError
+    from rulelang.options import coerce_option
+
+    with pytest.raises(UsageError, match="from -10\\^15 to 10\\^15"):
+        coerce_option("rate", value, {"default": 1.5})
+    if value == "nan":  # which every range test lets through
+        with pytest.raises(UsageError, match="from -10\\^15 to 10\\^15"):
+            coerce_option("rate", value, {"default": 1.5, "min": 0.5, "max": 2.5})
+    assert coerce_option("rate", "2.5", {"default": 1.5}) == 2.5
+
+
+def test_record_a_list_of_non_card_numbers_and_replay_it(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    r = run_cli("simulate", str(hostile_game(tmp_path)), "--games", "2", "--players", "2",
+                "--record", str(log))
+    assert r.returncode == 0, output(r)
+    assert r"od\u001b[5md[/magenta] 99 -1 1000" in log.read_text(encoding="utf-8")
+    r = run_cli("replay", str(log))
+    assert r.returncode == 0, output(r)
+    assert_inert(output(r))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_record_to_a_full_disk_is_a_clean_error() -> None:
+    for games in ("1", "300"):  # the error at the close, or in the middle of the run
+        r = run_cli("simulate", "thirty-one", "--games", games, "--record", "/dev/full",
+                    "--json", "--option", "lives=1")
+        assert_no_traceback(r)
+        assert r.returncode == 2, output(r)
+        assert r.stderr == "error: --record: cannot write /dev/full: No space left on device\n"
+
+
+def test_a_heuristic_that_is_no_number_is_a_located_error(tmp_path: Path) -> None:
+    # the greedy bot added float(heuristic(p)) up: a list was a TypeError out of float()
+    old = '  heuristic(p): "-20 * size(hand[p]) - sum(penalty[c.rank] for c in hand[p] if ' \
+          "c.rank != '8')\""
+    typed = write_variant(EIGHTS, tmp_path / "typed.yaml", (old, '  heuristic(p): "[1, 2]"'))
+    r = run_cli("check", str(typed))
+    assert r.returncode == 1 and "must compute a number, not list[int]" in r.stderr, output(r)
+    untyped = write_variant(EIGHTS, tmp_path / "any.yaml",
+                            (old, '  heuristic(p): "first([[1], 2])"'))
+    r = run_cli("simulate", str(untyped), "--games", "1", "--agents", "greedy", "--players", "2")
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert r.stderr.startswith(f"{untyped}:33:3: error: the heuristic 'heuristic' computed [1], "
+                               "not a number"), r.stderr

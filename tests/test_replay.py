@@ -7,6 +7,7 @@ format recorded (the same seed may deal other cards).
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import io
 import json
@@ -237,3 +238,70 @@ def test_replay_usage_errors(tmp_path: Path) -> None:
                 str(tmp_path / "no" / "such" / "dir" / "x.jsonl"))
     assert r.returncode == 2, output(r)
     assert_no_traceback(r)
+
+
+@functools.cache
+def _three_lines() -> tuple[str, ...]:
+    return tuple(json.dumps(x) for x in record("thirty-one", games=3, options={"lives": "1"}))
+
+
+@pytest.mark.parametrize("field, bad", [
+    ("seed", "Infinity"), ("seed", "1e400"), ("seed", "NaN"), ("seed", "-Infinity"),
+    ("seed", "2.5"), ("seed", "true"), ("index", "1e400"), ("index", "-1"),
+    ("players", "Infinity"), ("players", "1e400"), ("players", "4.0"),
+    ("limits", '{"max_moves": 1e400}'), ("limits", '{"max_round_steps": Infinity}'),
+    ("limits", '{"max_rounds": 0}'), ("limits", "[1]"), ("seed", "1" + "0" * 5000),
+])
+def test_a_bad_number_is_its_lines_own_error(tmp_path: Path, field: str, bad: str) -> None:
+    # JSON's Infinity and a float too big for a double were an OverflowError that stopped
+    # the whole replay: now each bad line is a located error, and the others still replay
+    lines = list(_three_lines())
+    rec = json.loads(lines[1])
+    rec[field] = "@"
+    lines[1] = json.dumps(rec).replace('"@"', bad)
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rep = replay_file(str(log))
+    assert (rep.games, rep.ok) == (3, 2), [e.render() for e in rep.problems]
+    assert [e.span.line for e in rep.problems] == [2]
+    assert "not a replay line" in rep.problems[0].message
+
+
+def test_a_game_name_too_long_for_the_system_is_a_located_error(tmp_path: Path) -> None:
+    lines = record("thirty-one", games=2, options={"lives": "1"})
+    lines[0]["game"] = "x" * 5000
+    rep = replay_file(str(write_log(tmp_path, lines)))
+    assert (rep.games, rep.ok) == (2, 1)
+    (e,) = rep.problems
+    assert e.span.line == 1 and "cannot be found" in e.message and len(e.message) < 200
+
+
+def test_a_log_names_only_files_under_its_folder(tmp_path: Path) -> None:
+    # a log is untrusted, as a rules file is: the game it names follows extends:'s path rules
+    secret = tmp_path / "secret" / "s.yaml"
+    secret.parent.mkdir()
+    secret.write_text("name: the-secret-line\nplayers: {min: x}\n", encoding="utf-8")
+    mine = tmp_path / "logs" / "mine.yaml"
+    (mine.parent / "sub").mkdir(parents=True)
+    mine.write_text(THIRTY_ONE.read_text(encoding="utf-8"), encoding="utf-8")
+    good = record(str(mine), games=1, options={"lives": "1"})[0]
+    names = [str(secret), "../secret/s.yaml", "sub/../../secret/s.yaml"]
+    lines = [good, *({**good, "game": n} for n in names), {**good, "game": "mine.yaml"}]
+    log = write_log(tmp_path / "logs", lines)
+    r = run_cli("replay", str(log))
+    assert r.returncode == 1, output(r)
+    assert_no_traceback(r)
+    assert "the-secret-line" not in output(r)
+    assert "5 games replayed, 2 as logged, 3 not" in r.stdout
+    for ln in (2, 3, 4):
+        assert f"{log}:{ln}:1: error: game 0 (seed 4): the rules file " in r.stderr
+    assert r.stderr.count("is outside the log's folder") == 3
+    # a bundled game, by its installed path or its name, is always reachable
+    lines = [{**good, "game": g} for g in ("thirty-one", str(THIRTY_ONE))]
+    rep = replay_file(str(write_log(tmp_path / "logs", lines, "b.jsonl")))
+    assert not any("outside" in e.message for e in rep.problems)
+    # --allow-any-path lets a log name any file (a log the user trusts)
+    r = run_cli("replay", str(log), "--allow-any-path")
+    assert_no_traceback(r)
+    assert "is outside the log's folder" not in r.stderr
+    assert r.stderr.count("players.min should be an integer") == 3  # the file was read
