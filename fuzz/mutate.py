@@ -331,6 +331,166 @@ def control_chars(text: str, rng: random.Random) -> str:
                                   "\ud800", "\x7f", "\x85", "\ufffe"]) + text[k:]
 
 
+# Rules text that checks but asks the engine for a great deal of work or memory when it runs:
+# each is a boolean, so it can be joined to a `when:`, a trigger or `match.over` with `or`.
+BOMBS = [
+    "[x for x in range(199999)] == [x for x in range(199999)]",
+    "size(range(199999)) in [size(range(199999)), 1]",
+    "[range(199999)] == [range(199999)]",
+    "sum(x for x in range(199999)) < 0",
+    "size(distinct(range(199999))) < 0",
+    "size(combinations(range(90), 3)) < 0",
+    "next_seat(dealer, 1000000000000000) < 0",
+    "next_seat(dealer, -1000000000000000) < 0",
+    "size(sets(stock, -1000000000000000, 3)) < 0",
+    "size(sets(stock, 1000000000000000, 3)) < 0",
+    "size(sets(stock, 3, -1000000000000000)) < 0",
+    "size(runs(stock, -5)) < 0",
+    "size(range(-1000000000000000, 1000000000000000)) < 0",
+    "size(range(1000000000000000)) < 0",
+    "1000000000000000 * 1000000000000000 * 1000000000000000 < 0",
+    "2.0 * 1000000000000000 * 1000000000000000 * 1000000000000000 < 0",
+    "size(stock[1000000000000000:]) < 0",
+    "size(hand[1000000000000000]) < 0",
+    "size(hand[-1]) < 0",
+    "size(hand[99]) < 0",
+    "dealer == none",
+    "size(sort(range(199999))) < 0",
+]
+# whole lines of effects that do the same inside `round.start`
+BOMB_EFFECTS = [
+    "log([x for x in range(199999)])",
+    "log(range(199999))",
+    "show(-1)",
+    "show(1000000000000000)",
+    "shuffle(stock); log(size(range(199999)))",
+    "for x in range(199999) { log(x) }",
+    "for x in range(1000000000000000) { pass }",
+    "deal(stock, hand, -1000000000000000)",
+    "deal(stock, hand, 1000000000000000)",
+]
+WHEN_LINE = re.compile(r"^(\s*[a-z_]+:\s+)([^'\"{\[>|&*!#\s][^#]*)$")
+
+
+def _condition_lines(lines: list[str]) -> list[int]:
+    """Lines holding one condition on one line: a `when:`, `over:`, or a trigger."""
+    out, trigger_indent = [], -1
+    for i, ln in enumerate(lines):
+        indent = len(ln) - len(ln.lstrip())
+        if ln.strip() == "triggers:":
+            trigger_indent = indent
+            continue
+        if ln.strip() and indent <= trigger_indent:
+            trigger_indent = -1
+        m = WHEN_LINE.match(ln)
+        if m and (trigger_indent >= 0 or ln.strip().startswith(("when:", "over:"))):
+            out.append(i)
+    return out
+
+
+def runtime_bomb(text: str, rng: random.Random) -> str:
+    """Join an expensive but well-typed condition to a `when:`/trigger, or an effect to the
+    round's start: a file that still checks and makes the engine work hard when it runs."""
+    lines = _lines(text)
+    if rng.random() < 0.3:
+        for i, ln in enumerate(lines):
+            if ln.strip() == "start:":
+                indent = len(lines[i + 1]) - len(lines[i + 1].lstrip()) if i + 1 < len(lines) \
+                    else len(ln) - len(ln.lstrip()) + 2
+                lines.insert(i + 1, " " * indent + "- " + rng.choice(BOMB_EFFECTS))
+                return "\n".join(lines)
+    spots = _condition_lines(lines)
+    if not spots:
+        return text
+    i = rng.choice(spots)
+    m = WHEN_LINE.match(lines[i])
+    assert m
+    lines[i] = f"{m.group(1)}({rng.choice(BOMBS)}) or ({m.group(2).rstrip()})"
+    return "\n".join(lines)
+
+
+STRUCTURAL = {
+    "first_dealer": ["99", "-1", "'x'", "[1]", "none", "true", "1.5", "1e400",
+                     "1000000000000000", "\"hand[0]\"", "\"range(3)\""],
+    "first": ["99", "-1", "'x'", "[0, 1]", "none", "true", "2.5", "\"stock\"", "\"hand[9]\""],
+    "next_dealer": ["99", "-1", "'x'", "[0]", "none", "true", "0.5", "\"next_seat(dealer, -1)\"",
+                    "\"next_seat(dealer, 1000000000000000)\""],
+    "copies": ["'2'", "two", "1000000000000000", "-1", "0", "1e400", "[1]", "200000",
+               "\"if num_players > 4 then 1000000000000000 else 2\"", "none", "2.5"],
+    "players": ["'4'", "{min: -1, max: 1000000000000000, default: 4}", "{min: 4, max: 2}",
+                "{min: 0, max: 0, default: 0}", "1e400", "[2, 4]"],
+    "over": ["'x'", "1", "none", "\"size(range(1000000000000000)) > 0\"", "\"hand[9] == []\""],
+}
+PLACES = {"first_dealer": "match", "first": "round", "next_dealer": "round", "copies": "deck",
+          "over": "match"}
+
+
+def structural_key(text: str, rng: random.Random) -> str:
+    """A structural key (first dealer, first seat, next dealer, copies, players, the match's
+    end) set to a value of the wrong type, out of range or huge; added where it is missing."""
+    key = rng.choice(sorted(STRUCTURAL))
+    value = rng.choice(STRUCTURAL[key])
+    lines = _lines(text)
+    for i, ln in enumerate(lines):
+        m = re.match(rf"^(\s*){key}:(\s|$)", ln)
+        if m and not ln.lstrip().startswith("#"):
+            lines[i] = f"{m.group(1)}{key}: {value}"
+            # drop a block value's continuation lines, which now belong to nothing
+            j = i + 1
+            while j < len(lines) and lines[j].startswith(m.group(1) + "  ") and lines[j].strip():
+                del lines[j]
+            return "\n".join(lines)
+    place = PLACES.get(key)
+    if place is None:
+        return text + f"\n{key}: {value}\n"
+    for i, ln in enumerate(lines):
+        if ln.rstrip() == f"{place}:":
+            lines.insert(i + 1, f"  {key}: {value}")
+            return "\n".join(lines)
+    return text + f"\n{place}:\n  {key}: {value}\n"
+
+
+# what a hostile name or text might carry to a terminal: escapes that clear the screen, set the
+# window title, colour the rest of the output, ring the bell; and rich markup
+TERMINAL_TEXT = [
+    "\x1b[2J\x1b[H", "\x1b]0;pwned\x07", "\x1b[31m", "\x1b[0m", "\x07", "\x08\x08\x08",
+    "\r", "\x1b[6n", "\x9b31m", "\x1bP+q\x1b\\", "\x7f", "\x00",
+    "[/bold]", "[/]", "[red]", "[bold red]x[/bold red]", "[link=file:///etc/passwd]x[/link]",
+    "[/yellow]", "[", "]", "\\[", "[[", "[on red]", ":smiley:", "%s%n", "{0}",
+]
+
+
+def terminal_text(text: str, rng: random.Random) -> str:
+    """Control characters and rich markup in what is printed: the game's name, its
+    description, a `log` text, an option's doc, a zone or action name."""
+    payload = "".join(rng.choice(TERMINAL_TEXT) for _ in range(rng.randint(1, 3)))
+    quoted = '"' + payload.encode("unicode_escape").decode("ascii").replace('"', '\\"') + '"'
+    lines = _lines(text)
+    kind = rng.randrange(4)
+    if kind == 0:  # the name
+        for i, ln in enumerate(lines):
+            if ln.startswith("name:"):
+                lines[i] = f"name: {quoted[:-1]}{ln[5:].strip()}\""
+                return "\n".join(lines)
+    if kind == 1:  # the description
+        for i, ln in enumerate(lines):
+            if ln.startswith("description:"):
+                j = i + 1
+                while j < len(lines) and lines[j].startswith("  "):
+                    j += 1
+                lines[i:j] = [f"description: {quoted}"]
+                return "\n".join(lines)
+    if kind == 2:  # a log text at the round's start
+        for i, ln in enumerate(lines):
+            if ln.strip() == "start:" and i + 1 < len(lines):
+                indent = len(lines[i + 1]) - len(lines[i + 1].lstrip())
+                text_expr = "'" + payload.encode("unicode_escape").decode("ascii") \
+                    .replace("'", "") + "'"
+                lines.insert(i + 1, " " * indent + f"- \"log({text_expr})\"")
+                return "\n".join(lines)
+    return control_chars(text, rng)
+
+
 MUTATORS: dict[str, Mutator] = {
     "delete_lines": delete_lines,
     "duplicate_line": duplicate_line,
@@ -352,11 +512,15 @@ MUTATORS: dict[str, Mutator] = {
     "bad_extends": bad_extends,
     "aliases": aliases,
     "control_chars": control_chars,
+    "runtime_bomb": runtime_bomb,
+    "structural_key": structural_key,
+    "terminal_text": terminal_text,
 }
 # how often each is drawn: the structural ones most, since they reach the deeper stages
 WEIGHTS: dict[str, int] = {name: 1 for name in MUTATORS}
 WEIGHTS.update(delete_lines=4, duplicate_line=3, swap_lines=2, swap_keys=3, rename_key=3,
-               wrong_type=5, corrupt_expr=10, huge_numbers=3, reindent=2)
+               wrong_type=5, corrupt_expr=10, huge_numbers=3, reindent=2, runtime_bomb=5,
+               structural_key=3, terminal_text=3)
 # these return bytes or replace the text wholesale: nothing can be stacked on them
 TERMINAL = {"random_bytes", "only_random_bytes", "empty", "non_utf8"}
 

@@ -10,7 +10,9 @@
 
 ``simulate_case`` goes further for a mutated file that checks clean: it plays a few short games
 with random bots (and reads every seat's view), where only a ``RulesError`` may come out, and
-every card must stay in exactly one zone.
+every card must stay in exactly one zone; then runs ``rulelang simulate --record``, ``replay``
+and ``play`` (fed garbage, markup and moves on its input) in process, whose output must never
+carry a terminal control character (text from a rules file is neutralised before it is printed).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from .mutate import mutate
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCATED = re.compile(r"^(.+?):(\d+):(\d+): error: \S")
+# what must never reach a terminal: C0 controls but newline, DEL, C1 controls (ESC among them)
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
 class Hang(Exception):
@@ -39,7 +43,7 @@ class Hang(Exception):
 @dataclass
 class Result:
     case: str
-    outcome: str  # ok | errors | crash | hang | unlocated | exit
+    outcome: str  # ok | errors | crash | hang | unlocated | exit | terminal
     seconds: float
     detail: str = ""
     mutators: list[str] = field(default_factory=list)
@@ -47,7 +51,7 @@ class Result:
 
     @property
     def bad(self) -> bool:
-        return self.outcome in ("crash", "hang", "unlocated", "exit")
+        return self.outcome in ("crash", "hang", "unlocated", "exit", "terminal")
 
 
 def bundled_rules() -> list[Path]:
@@ -90,8 +94,21 @@ def run_check(path: Path) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def judge_text(stdout: str, stderr: str) -> str:
+    """What is wrong with a command's output as a terminal would show it ('' if nothing)."""
+    for name, text in (("stdout", stdout), ("stderr", stderr)):
+        m = CONTROL.search(text)
+        if m:
+            return (f"a control character {m.group()!r} in {name}: "
+                    f"{text[max(0, m.start() - 80): m.end() + 40]!r}")
+    return ""
+
+
 def judge_check(code: int, stdout: str, stderr: str) -> tuple[str, str]:
     """(outcome, detail) for the output of one ``check``."""
+    raw = judge_text(stdout, stderr)
+    if raw:
+        return "terminal", raw
     if code not in (0, 1):
         return "exit", f"exit code {code}\n{stderr}"
     lines = [ln for ln in stderr.splitlines() if ": error: " in ln or ln.startswith("error:")]
@@ -167,6 +184,63 @@ def simulate_case(path: Path, games: int = 2, timeout: float = 30.0, seed: int =
     return "ok", ""
 
 
+# what a fuzzed player types at the prompt: garbage, markup, control characters, help, numbers
+PLAY_INPUT = ["", "?", "help", "[/yellow]", "[bold]x", "\x1b[2J", "1", "2", "0", "-1", "99",
+              "draw stock", "zz", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1"]
+
+
+def run_command(args: list[str], stdin: str = "") -> tuple[int, str, str]:
+    """One ``rulelang`` command in process, as ``main()`` runs it: (exit code, stdout, stderr).
+
+    A ``RulesError`` becomes its message and exit 1 or 2 as in ``main``; any other exception
+    escapes (a traceback the user would have seen)."""
+    import sys
+
+    from rulelang import cli
+    from rulelang.errors import RulesError, UsageError
+
+    out, err = io.StringIO(), io.StringIO()
+    old_in = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    code = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                cli.app(args=args, prog_name="rulelang", standalone_mode=True)
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except RulesError as e:
+                print(e.render(), file=sys.stderr)
+                code = 2 if isinstance(e, UsageError) else 1
+    finally:
+        sys.stdin = old_in
+    return code, out.getvalue(), err.getvalue()
+
+
+def commands_case(path: Path, seed: int, workdir: Path) -> tuple[str, str]:
+    """``simulate --record``, ``replay`` and ``play`` on a file that checks clean:
+    (outcome, detail). Exit 0 or 1 with no traceback and no control character is fine."""
+    log = workdir / "fuzz-log.jsonl"
+    runs = [
+        ["simulate", str(path), "--games", "2", "--seed", str(seed), "--agents", "greedy,random",
+         "--max-steps", "20000", "--record", str(log), "--check"],
+        ["replay", str(log)],
+        ["play", str(path), "--seed", str(seed), "--agents", "random"],
+    ]
+    for args in runs:
+        if args[0] == "replay" and not log.exists():
+            continue
+        code, out, err = run_command(args, "\n".join(PLAY_INPUT * 4) + "\n")
+        if code not in (0, 1):
+            return "exit", f"rulelang {' '.join(args)}: exit {code}\n{err[-2000:]}"
+        raw = judge_text(out, err)
+        if raw:
+            return "terminal", f"rulelang {' '.join(args)}: {raw}"
+        if "internal error" in err:
+            return "crash", f"rulelang {' '.join(args)}: {err[-2000:]}"
+    return "ok", ""
+
+
 def make_case(seed: int, i: int, bases: list[Path]) -> tuple[Path, str | bytes, list[str]]:
     """The i-th case of a run: a base game and its mutation, from (seed, i) alone."""
     rng = random.Random(f"{seed}:{i}")
@@ -177,7 +251,7 @@ def make_case(seed: int, i: int, bases: list[Path]) -> tuple[Path, str | bytes, 
 
 
 def run_case(seed: int, i: int, bases: list[Path], workdir: Path, timeout: float = 10.0,
-             simulate: bool = False) -> Result:
+             simulate: bool = False, commands: bool = True) -> Result:
     base, data, used = make_case(seed, i, bases)
     path = workdir / base.name
     if isinstance(data, str):
@@ -192,7 +266,17 @@ def run_case(seed: int, i: int, bases: list[Path], workdir: Path, timeout: float
     if outcome == "ok" and simulate:
         t0 = time.perf_counter()
         s_out, s_detail = simulate_case(path, timeout=timeout * 3, seed=i)
-        secs += time.perf_counter() - t0
+        if s_out == "ok" and commands:
+            try:
+                with time_bound(timeout * 3):
+                    s_out, s_detail = commands_case(path, i, workdir)
+            except Hang as e:
+                s_out, s_detail = "hang", f"commands: {e}"
+            except BaseException as e:
+                if isinstance(e, KeyboardInterrupt):
+                    raise
+                s_out, s_detail = "crash", "".join(traceback.format_exception(e))[-3000:]
+        secs = time.perf_counter() - t0 + secs
         if s_out != "ok":
             outcome, detail = s_out, s_detail
     return Result(f"{seed}:{i}", outcome, secs, detail, used, base.stem)

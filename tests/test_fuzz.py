@@ -33,7 +33,9 @@ def test_mutation_fuzzer(tmp_path: Path, block: int) -> None:
     per = CI_CASES // 6
     bad = []
     for i in range(block * per, (block + 1) * per):
-        r = run_case(20240, i, BASES, tmp_path, TIME_BOUND, simulate=i % 4 == 0)
+        # a quarter played; one in sixteen also through simulate --record, replay and play
+        r = run_case(20240, i, BASES, tmp_path, TIME_BOUND, simulate=i % 4 == 0,
+                     commands=i % 16 == 0)
         if r.bad:
             bad.append(f"{r.case} {r.base} {'+'.join(r.mutators)}: {r.outcome}\n{r.detail}")
     assert not bad, "\n\n".join(bad[:3])
