@@ -36,8 +36,10 @@ LOCATED = re.compile(r"^(.+?):(\d+):(\d+): error: \S")
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
-class Hang(Exception):
-    """Raised by the alarm when a case runs past its time bound."""
+class Hang(BaseException):
+    """Raised by the alarm when a case runs past its time bound. Not an ``Exception``: the
+    engine turns the Python errors raised while rules text runs into located rules errors, and
+    a time bound must not become one of them."""
 
 
 @dataclass
