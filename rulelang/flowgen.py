@@ -51,14 +51,18 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
 def _nested_loops(a: ActionDef, ns: Namespace) -> list[str]:
     """The loops that list an action with several arguments: one ``for`` per argument, each
     argument's options computed inside the loops of the ones before it (it may name them),
-    the ``when`` innermost: each option in order, with no call per option."""
+    the ``when`` innermost: each option in order, with no call per option (each loop's
+    options are charged to the listing's work)."""
     lines: list[str] = []
     pad = " " * 8
+    span = ns.k(a.span)
     for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
+        # every option tried is charged, whether its ``when`` passes or not: five card
+        # arguments over a stock are 46^5 tests, of which the moves kept are few
         lines += [f"{pad}_o{i} = {src_of(src, ns)[0]}",
                   f"{pad}if type(_o{i}) is not list:",
                   f"{pad}    _o{i} = [_o{i}]",
-                  f"{pad}for F[{slot}] in _o{i}:"]
+                  f"{pad}for F[{slot}] in _work(_o{i}, {span}):"]
         pad += "    "
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
     return lines + [*_when_test(a.when_src, pad, ns),
