@@ -106,10 +106,12 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
 
 
 def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
-              input_fn: Any = input, console: Console | None = None) -> int:
+              input_fn: Any = input, console: Console | None = None,
+              bot_work: int | None = None) -> int:
     con = console or Console(highlight=False)
     state = game.new_state(players, seed=seed, auto_continue=False)
-    bots = {p: make_agent(agents[p], seed * 31 + p + 1) for p in range(players) if p != seat}
+    bots = {p: make_agent(agents[p], seed * 31 + p + 1, bot_work) for p in range(players)
+            if p != seat}
     con.print(f"[bold]{game.name}[/bold] — {players} players, seed {seed}. "
               "Type a number or a move; '?' helps, 'q' quits.")
     seen_events = 0
