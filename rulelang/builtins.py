@@ -225,9 +225,18 @@ def _map(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
+    xs = items_of(xs)
+    keys = [f(x) for x in xs]
+    return grouped(xs, keys)
+
+
+def grouped(xs: list, keys: list) -> list:
+    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])``: the keys are hashed and
+    compared (charged), the groups sorted by key."""
+    compared(keys)
     groups: dict[Any, list] = {}
-    for x in items_of(xs):
-        groups.setdefault(f(x), []).append(x)
+    for k, x in zip(keys, xs):
+        groups.setdefault(k, []).append(x)
     compared(list(groups), len(groups).bit_length())
     try:
         return [groups[k] for k in sorted(groups)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import nodes as N
-from .builtins import Builtin, compared, items_of
+from .builtins import Builtin, compared, grouped, items_of
 
 # the built-ins written as comprehensions when given a lambda
 LOOPED = frozenset({"count", "filter", "sort", "group_by"})
@@ -30,15 +30,8 @@ def sorted_by(xs: list, keys: list) -> list:
 
 
 def grouped_by(xs: list, keys: list) -> list:
-    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (see ``builtins._group_by``)."""
-    groups: dict[Any, list] = {}
-    for k, x in zip(keys, xs):
-        groups.setdefault(k, []).append(x)
-    compared(list(groups), len(groups).bit_length())
-    try:
-        return [groups[k] for k in sorted(groups)]
-    except TypeError:
-        return list(groups.values())
+    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins.grouped``)."""
+    return grouped(xs, keys)
 
 
 def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,

@@ -226,7 +226,9 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         ms = items_of(melds)
         if not isinstance(k, int) or k < 0:
             raise RuntimeRulesError("disjoint() needs a number of melds of 0 or more")
-        charge(math.comb(len(ms), k))  # every choice is looked at, even when none is kept
+        # every choice is looked at, even when none is kept, each of its melds card by card
+        size = max([len(m) for m in ms if isinstance(m, list)], default=1)
+        charge(math.comb(len(ms), k) * max(1, k * size))
         out = []
         for combo in itertools.combinations(ms, k):
             used: set[int] = set()

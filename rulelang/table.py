@@ -128,8 +128,10 @@ class Table:
     def group_list(self, container: int) -> list[Group]:
         owner = self.zowner[container]
         name = self.znames[container]
-        return [Group(self.zones[z], z, owner, i + 1, name)
-                for i, z in enumerate(self.groups.get(container, ()))]
+        zs = self.groups.get(container, ())
+        if zs:  # each group is a copy of its cards: charged as a list made
+            charge(len(zs) + sum([len(self.zones[z]) for z in zs]))
+        return [Group(self.zones[z], z, owner, i + 1, name) for i, z in enumerate(zs)]
 
     def fx_meld(self, cards: Any, container: int) -> None:
         """Lay ``cards`` on the table as a new group of the container zone."""
