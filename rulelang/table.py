@@ -208,7 +208,7 @@ class Table:
                     loc[c] = d
                     cface[c] = up
             return
-        for _ in range(n):
+        for _ in range(n if order else 0):  # no seat in play: nothing to deal (not n passes)
             for p in order:
                 if not z:
                     raise RuntimeRulesError(f"ran out of cards in '{self.znames[src]}' while "

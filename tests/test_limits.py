@@ -8,6 +8,7 @@ the command-line flags that raise the engine's step limits.
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from pathlib import Path
@@ -444,6 +445,16 @@ def test_what_a_step_is_charged_does_not_depend_on_what_ran_before(
         for s in (s1, s2):
             s.apply_index(0)
         assert played == 2 and s1.work_done == s2.work_done
+    # a game of a log replays alone as it replays after the others
+    from rulelang import replay
+
+    log = io.StringIO()
+    sim.run(str(tmp_path / "heavy.yaml"), {}, 2, 4, ["random"] * 2, 37, record_to=log)
+    write(tmp_path, "all.jsonl", log.getvalue())
+    write(tmp_path, "one.jsonl", log.getvalue().splitlines()[2] + "\n")
+    for name, games in (("all.jsonl", 4), ("one.jsonl", 1)):
+        report = replay.replay_file(str(tmp_path / name), True)
+        assert report.games == report.ok == games and not report.problems
 
 
 def test_comparisons_and_searches_of_big_lists_are_charged(tmp_path: Path) -> None:
@@ -481,6 +492,10 @@ def test_seat_steps_and_set_sizes_are_checked_before_any_loop(tmp_path: Path) ->
                              "10 * prev_seat(dealer, 999999999999999)")
     junk = s.g[[n for n, _ in s.game.globals].index("junk")]
     assert junk == s.next_seat(0, 1) + 10 * s.prev_seat(0, 3)  # 10^15 % 3 == 1
+    for p in range(3):  # no one left to deal to: deal(stock, hand, 10^15) passed 10^15 times
+        s.fx_eliminate(p)
+    zid = s.znames.index
+    s.fx_deal(zid("stock"), zid("hand"), 10**15)
     for start in ("junk = size(sets(hand[0], -1000000000000000, 3))",
                   '"junk = size(sets(stock, 3, 4, max_wild: -1))"'):
         e = start_with(tmp_path, start)
