@@ -60,6 +60,8 @@ def items_of(xs: Any) -> list:
 # values that one comparison looks at in one go: anything else (a list, a text, a record) is
 # compared item by item, and that is work
 _FLAT = frozenset({int, float, bool, type(None)})
+# a text this short is compared in about the time of one unit of work (a card's rank, a name)
+SHORT_TEXT = 64
 
 
 def deep_items(v: Any) -> int:
@@ -81,7 +83,7 @@ def deep_items(v: Any) -> int:
         x = stack.pop()
         vals = x.values() if isinstance(x, dict) else x
         n += len(x) or 1
-        if set(map(type, vals)) <= _FLAT:  # the common case, looked at without a Python loop
+        if _FLAT.issuperset(map(type, vals)):  # the common case, looked at without a Python loop
             continue
         for y in vals:
             if type(y) is str:
@@ -95,7 +97,7 @@ def compared(xs: list, times: int = 1) -> None:
     """Charge what comparing the items of ``xs`` with one another may look at beyond one
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
-    if xs and not set(map(type, xs)) <= _FLAT:
+    if xs and not _FLAT.issuperset(map(type, xs)):
         for x in xs:  # charged one by one: the walk stops where the allowance runs out
             if type(x) not in _FLAT:
                 charge(times * deep_items(x))
@@ -104,7 +106,8 @@ def compared(xs: list, times: int = 1) -> None:
 def ch(v: Any) -> Any:
     """``v``, a side of a comparison (``==``, ``<``...) of values that may be lists: what the
     comparison may look at is charged (it looks at no more than the items of either side)."""
-    if type(v) not in _FLAT:
+    t = type(v)
+    if t not in _FLAT and (t is not str or len(v) > SHORT_TEXT):
         charge(deep_items(v))
     return v
 
@@ -112,15 +115,20 @@ def ch(v: Any) -> Any:
 def contains(x: Any, xs: Any) -> bool:
     """``x in xs`` with the search charged: a list's items, and for a list, text or record
     ``x`` the items of each item it may be compared with through; a text's characters."""
+    t = type(x)
+    if type(xs) is list and (t is int or (t is str and len(x) <= SHORT_TEXT)):
+        # a card, a seat or a rank searched for in a list: the common case, written out
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return x in xs
     if isinstance(xs, list):
         n = len(xs)
-        if type(x) not in _FLAT:
+        if t not in _FLAT and (t is not str or len(x) > SHORT_TEXT):
             # items that are lists, texts or records may each be compared through
             k = sum([1 for y in xs if type(y) not in _FLAT])
             n += k * deep_items(x)
-        WORK[0] -= n  # charge(n), written out: most searches are of a card in a hand
-        if WORK[0] < 0:
-            out_of_work()
+        charge(n)
     elif isinstance(xs, str):
         charge(len(xs))
     return x in xs

@@ -373,7 +373,7 @@ def start_with(tmp_path: Path, start: str, max_work: int = 200_000,
     """A game of Thirty-One whose round starts with ``start``, set up under a small work
     allowance: its error, or the state."""
     game = load_text_game(tmp_path, "w.yaml", "extends: thirty-one\nglobals:\n  junk: 0\n"
-                          f"functions:\n  pad(h): size(h)\n{functions}"
+                          + (f"functions:\n{functions}" if functions else "") +
                           "round:\n  start:\n    - gather(stock); shuffle(stock)\n"
                           f"    - {start}\n    - deal(stock, hand, 3)\n"
                           "    - move(top(stock), discard)\n")
