@@ -389,34 +389,12 @@ def start_with(tmp_path: Path, start: str, max_work: int = 200_000,
 
 # a game of two seats and one round of two steps, whose second step's trigger calls a pure
 # function twice: the second call's result is remembered from earlier games (issue 15, #6)
-HEAVY = """\
-name: Heavy
-deck: {}
-players: {min: 2, max: 2, default: 2}
-zones:
-  stock: {home: true}
-  hand: {per_player: true}
-functions:
-  heavy(n): "sum([1 for a in range(n)])"
-round:
-  start:
-    - gather(stock); shuffle(stock)
-    - deal(stock, hand, 1)
-  triggers:
-    busy:
-      when: "turns == 1 and heavy(300 * top(hand[0]).order) + heavy(5000) < 0"
-      end: false
-    done:
-      when: "turns >= 2"
-  settle:
-    done: pass
-match:
-  over: "round >= 1"
-phases:
-  waiting:
-    actions:
-      wait: {}
-"""
+HEAVY = FOREVER.replace("round:\n", "functions:\n  heavy(n): \"sum([1 for a in range(n)])\"\n"
+                        "round:\n").replace(
+    '    never: "false"\n  settle:\n    never: pass\n',
+    '    busy:\n      when: "turns == 1 and heavy(300 * top(hand[0]).order) + heavy(5000) < 0"\n'
+    '      end: false\n    done:\n      when: "turns >= 2"\n  settle:\n    done: pass\n'
+    'match:\n  over: "round >= 1"\n')
 
 
 def test_what_a_step_is_charged_does_not_depend_on_what_ran_before(
@@ -517,31 +495,10 @@ def test_listing_moves_charges_every_option_tried(tmp_path: Path) -> None:
 
 
 # a heuristic whose work depends on the hidden cards, and a move whose listing does too
-PEEK = """\
-name: Peek
-deck: {}
-players: {min: 2, max: 2, default: 2}
-zones:
-  stock: {home: true}
-  hand: {per_player: true}
-functions:
-  score(p): sum([1 for a in range(top(stock).order * 300)])
-heuristic: score
-round:
-  start:
-    - gather(stock); shuffle(stock)
-    - deal(stock, hand, 1)
-  triggers:
-    never: "false"
-  settle:
-    never: pass
-phases:
-  waiting:
-    actions:
-      wait:
-        when: sum([1 for a in range(top(stock).order * 1000)]) >= 0
-      rest: {}
-"""
+PEEK = FOREVER.replace("round:\n", "functions:\n  score(p): sum([1 for a in range("
+                       "top(stock).order * 300)])\nheuristic: score\nround:\n").replace(
+    "      wait: {}\n", "      wait:\n        when: sum([1 for a in range(top(stock).order * "
+    "1000)]) >= 0\n      rest: {}\n")
 
 
 def test_a_bots_look_ahead_has_a_budget_of_its_own(tmp_path: Path) -> None:
