@@ -461,8 +461,7 @@ class Compiler(Calls, Statements):
                         a, b), "bool"
                 return self.gen("({0} " + op + " " + self.k(charged) + "({1}))", a, b), "bool"
         # a chain a < b <= c: Python's own chains evaluate each operand once, as promised
-        if not all(o in CMP_OPS for o in ops) or (len(ops) > 1 and not all(
-                o in CMP_OPS[:6] for o in ops)):
+        if not all(o in CMP_OPS[:6] for o in ops):
             raise AssertionError(ops)
         # two values that may both be lists (texts, records) are compared item by item: the
         # right one's items are charged (no comparison looks at more than either side holds)

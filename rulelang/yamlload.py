@@ -153,7 +153,7 @@ class _Builder:
                 out.append(self.build(item, depth + 1))
                 out.item_spans.append(self.span(item))
             return out
-        return self._plain(node)
+        raise LoadError("this YAML value is not allowed", self.span(node))  # no other kind
 
     def _alias(self, node: yaml.Node) -> bool:
         """Whether ``node`` was met before (an alias), counted against MAX_ALIASES."""
