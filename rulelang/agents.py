@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .errors import RulesError, UsageError
+from .errors import RulesError, RuntimeRulesError, UsageError
 from .limits import MAX_BOT_WORK
-from .runtime import LIMIT, WORK, OutOfWork
+from .runtime import LIMIT, WORK, OutOfWork, clipped_text
 
 
 class Agent:
@@ -101,7 +101,14 @@ class GreedyAgent(Agent):
                     done = think.judge(s, i, texts[i], h, seat)
                 if done is _SPENT:
                     break
-                total += float("-inf") if done is _FAILED else float(done)
+                if done is _FAILED:
+                    total += float("-inf")
+                elif isinstance(done, (int, float)):
+                    total += done
+                else:  # a rules error of the heuristic's, not of the sample's
+                    uf = game.functions[game.heuristic]
+                    raise RuntimeRulesError(f"the heuristic '{uf.name}' gave "
+                                            f"{clipped_text(done, 40)}, not a number", uf.span)
             if think.spent:  # this move was not judged in every world
                 break
             score = total / len(kept)
