@@ -3,7 +3,8 @@
 ``random`` picks uniformly among the legal moves. ``greedy`` looks one move ahead: for each
 legal move it plays the move in a few sampled worlds (the hidden cards shuffled among their
 places, ``State.determinize``) and keeps the move whose mean score, by the rules file's declared
-heuristic for the mover, is highest. Neither knows any game.
+heuristic for the mover, is highest, within a budget of work per decision of its own (see
+``GreedyAgent.choose_index``). Neither knows any game.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import random
 from typing import Any
 
 from .errors import RulesError, RuntimeRulesError, UsageError
+from .limits import MAX_BOT_WORK
+from .runtime import LIMIT, WORK, OutOfWork
 
 
 class Agent:
@@ -43,9 +46,11 @@ class RandomAgent(Agent):
 class GreedyAgent(Agent):
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 3) -> None:
+    def __init__(self, seed: int = 0, samples: int = 3, budget: int | None = None) -> None:
         super().__init__(seed)
         self.samples = samples
+        # the work one decision's look-ahead may do (limits.MAX_BOT_WORK; see _Thinking)
+        self.budget = MAX_BOT_WORK if budget is None else budget
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -53,7 +58,12 @@ class GreedyAgent(Agent):
     def choose_index(self, state: Any, seat: int) -> int:
         """The index in ``legal_moves()`` of the move with the best mean heuristic over a few
         sampled worlds. A sampled world has the same legal moves in the same order (they
-        name unseen cards by place), so moves are played by index, with no texts."""
+        name unseen cards by place), so moves are played by index, with no texts.
+
+        The look-ahead has a budget of work of its own (``self.budget``), apart from the
+        game's: when it runs out, the bot chooses among the moves it has judged in every
+        world (at random, with its own generator, if none yet). Work is counted the same
+        whatever ran before, so the choice is as deterministic as the game."""
         n = state.num_moves()
         if n == 1:
             return 0
@@ -61,33 +71,134 @@ class GreedyAgent(Agent):
         if game.heuristic is None:
             return int(self.rng.random() * n)
         h = game.functions[game.heuristic].fn
+        think = _Thinking(self.budget, state.max_work)
         worlds = [state.determinize(seat, self.rng) for _ in range(self.samples)]
-        # each world's moves are worked out once; its clones below share them
-        counts = [w.num_moves() for w in worlds]
+        # each world's moves are worked out once; its clones below share them; a world
+        # whose moves cannot be listed is left out
+        counts = []
+        kept = []
+        for w in worlds:
+            w.work_done = 0  # what a sample does is the bot's, not the game's
+            count = think.listing(w)
+            if count is _FAILED:
+                continue
+            if count is _SPENT:
+                break
+            kept.append(w)
+            counts.append(count)
         texts: list[str] | None = None
         best: list[int] = []
         best_score = float("-inf")
-        for i in range(n):
+        for i in range(n if kept and not think.spent else 0):
             total = 0.0
-            for w, count in zip(worlds, counts):
+            for w, count in zip(kept, counts):
                 s = w.clone(share_rng=True)
                 s.auto_continue = False
-                try:
-                    if count == n:
-                        s.apply_index(i)
-                    else:  # the sample disagrees about the moves: fall back to the text
-                        texts = texts or state.legal_moves()
-                        s.apply(texts[i])
-                    v = h(s, seat)
-                except RulesError:
-                    v = float("-inf")
-                total += _score(v, game.functions[game.heuristic])
-            score = total / len(worlds)
+                if count == n:
+                    done = think.judge(s, i, None, h, seat)
+                else:  # the sample disagrees about the moves: fall back to the text
+                    texts = texts or state.legal_moves()
+                    done = think.judge(s, i, texts[i], h, seat)
+                if done is _SPENT:
+                    break
+                if done is _FAILED:
+                    total += float("-inf")
+                else:  # a number; anything else is the heuristic's error, not the sample's
+                    total += _score(done, game.functions[game.heuristic])
+            if think.spent:  # this move was not judged in every world
+                break
+            score = total / len(kept)
             if score > best_score + 1e-9:
                 best, best_score = [i], score
             elif abs(score - best_score) <= 1e-9:
                 best.append(i)
-        return best[int(self.rng.random() * len(best))] if best else 0
+        if best:
+            return best[int(self.rng.random() * len(best))]
+        # no move judged in every world: at random if the budget ran out first (else every
+        # move failed somewhere: the first)
+        return int(self.rng.random() * n) if think.spent else 0
+
+
+_FAILED = object()  # a sampled step or heuristic that raised a rules error
+_SPENT = object()  # the look-ahead's budget ran out
+
+
+class _Thinking:
+    """A bot's budget of work for one decision. Every step, legal-move listing and heuristic
+    run on a sampled world gets, as its allowance, the least of the game's step allowance
+    and what is left of the budget, and is charged what it used (at least one unit each).
+    A run that exhausts an allowance cut short by the budget ends the thinking (``spent``);
+    any other rules error is that sample's failure (the move scores minus infinity there)."""
+
+    def __init__(self, budget: int, step_limit: int) -> None:
+        self.left = budget
+        self.step_limit = step_limit
+        self.spent = False
+
+    def _allowance(self, s: Any) -> int:
+        """Give the sample ``s`` the allowance of its next run: 0 when the budget is gone."""
+        left, limit = self.left, self.step_limit
+        allowance = s.max_work = left if left < limit else limit
+        return allowance if left > 0 else 0
+
+    def _out(self, allowance: int) -> Any:
+        """A run that used up its allowance: the budget's end when the budget cut it."""
+        self.left -= allowance
+        if allowance < self.step_limit:
+            self.spent = True
+            return _SPENT
+        return _FAILED
+
+    def listing(self, w: Any) -> Any:
+        """How many legal moves the sampled world ``w`` has (or _FAILED, or _SPENT)."""
+        allowance = self._allowance(w)
+        if not allowance:
+            self.spent = True
+            return _SPENT
+        try:
+            out = w.num_moves()
+        except OutOfWork:
+            return self._out(allowance)
+        except RulesError:  # a listing adds what it used to the world's count, unless it fails
+            self.left -= max(1, w.work_done + allowance - WORK[0])
+            return _FAILED
+        self.left -= max(1, w.work_done)
+        return out
+
+    def judge(self, s: Any, i: int, text: str | None, h: Any, seat: int) -> Any:
+        """Play move ``i`` (or ``text``) on the sample ``s`` (a clone, counting from the
+        work of its world) and score it by the heuristic ``h`` for ``seat``: the score, or
+        _FAILED, or _SPENT."""
+        allowance = self._allowance(s)
+        if not allowance:
+            self.spent = True
+            return _SPENT
+        before = s.work_done
+        try:
+            if text is None:
+                s.apply_index(i)
+            else:
+                s.apply(text)
+        except OutOfWork:
+            return self._out(allowance)
+        except RulesError:
+            self.left -= max(1, s.work_done - before + allowance - WORK[0])
+            return _FAILED
+        self.left -= max(1, s.work_done - before)
+        # the heuristic is not a step of the sample's: its allowance is given here
+        allowance = self._allowance(s)
+        if not allowance:
+            self.spent = True
+            return _SPENT
+        WORK[0] = LIMIT[0] = allowance
+        try:
+            out = h(s, seat)
+        except OutOfWork:
+            return self._out(allowance)
+        except RulesError:
+            out = _FAILED
+        self.left -= max(1, allowance - WORK[0])
+        return out
 
 
 def _score(v: Any, fn: Any) -> float:
@@ -103,10 +214,14 @@ def _score(v: Any, fn: Any) -> float:
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
-def make_agent(name: str, seed: int) -> Agent:
+def make_agent(name: str, seed: int, bot_work: int | None = None) -> Agent:
+    """The agent called ``name``; ``bot_work``: the work a bot that looks ahead may do for
+    one decision (default limits.MAX_BOT_WORK)."""
     cls = AGENTS.get(name.strip().lower())
     if cls is None:
         raise UsageError(f"unknown agent '{name}'; agents: {', '.join(AGENTS)}")
+    if cls is GreedyAgent:
+        return GreedyAgent(seed, budget=bot_work)
     return cls(seed)
 
 

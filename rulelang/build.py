@@ -30,7 +30,7 @@ from .flowgen import delta_triggers, legal_function, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
 from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
-from .limits import MAX_RULES_TEXT, RULES_TEXT_PIECE
+from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
@@ -174,11 +174,16 @@ class Builder:
                 self.err(f"value table '{tname}' has no value for {', '.join(missing)}",
                          doc["values"].key_span(tname))
             values[str(tname)] = t
-        max_copies = 1
-        if isinstance(copies_raw, int):
-            max_copies = max(1, copies_raw)
-        else:
-            max_copies = 8  # tables cover the largest deck any player count can ask for
+        # the deck's tables are made for the most packs: bounded before they are made
+        if copies_raw is None:
+            copies_raw = 1
+        if not isinstance(copies_raw, str) and (type(copies_raw) is not int
+                                                or not 1 <= copies_raw <= MAX_COPIES):
+            self.err(f"deck.copies must be a whole number from 1 to {MAX_COPIES} (or an "
+                     "expression)", self.span(deck_doc, "copies"))
+            copies_raw = 1
+        # an expression: the tables cover the largest deck any player count can ask for
+        max_copies = copies_raw if isinstance(copies_raw, int) else MAX_COPIES
         deck = Deck(ranks, suits, jokers, max_copies)
         tables = deck.build()
 
@@ -307,12 +312,17 @@ class Builder:
         memoize_pure(functions)
         c.functions_final = True
 
-        copies: Unit | int
-        if isinstance(copies_raw, int):
-            copies = copies_raw
-        else:
-            u = self.unit(c, copies_raw, deck_doc.span_of("copies"))
-            copies = u if u is not None else 1
+        copies: Unit | int = copies_raw if isinstance(copies_raw, int) else 1
+        tree = None if isinstance(copies_raw, int) else \
+            self.parse(copies_raw, "expr", deck_doc.span_of("copies"))
+        if tree is not None:
+            sc = Scope()
+            fn, t = c.expr(tree, sc)
+            if t in ("int", "num", "any"):  # else a check error (at run time: State._copies)
+                copies = _unit(fn, sc.n, deck_doc.span_of("copies"))
+            else:
+                self.err(f"deck.copies must be a number of packs, not {t}",
+                         deck_doc.span_of("copies"))
         _ = c_pre
 
         counters_u = [(k, self.start_unit(c, v, doc["counters"].span_of(k), c.counter_types, k))

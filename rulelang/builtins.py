@@ -57,6 +57,83 @@ def items_of(xs: Any) -> list:
     raise RuntimeRulesError(f"expected a list, got {_tname(xs)}")
 
 
+# values that one comparison looks at in one go: anything else (a list, a text, a record) is
+# compared item by item, and that is work
+_FLAT = frozenset({int, float, bool, type(None)})
+# a text this short is compared in about the time of one unit of work (a card's rank, a name)
+SHORT_TEXT = 64
+
+
+def deep_items(v: Any) -> int:
+    """How many items comparing ``v`` with another value may look at: 1 for a number, a
+    text's characters, the items of a list or a record and of the lists, records and texts
+    inside it. The walk stops past what is left of the step's allowance (lists can share
+    lists, and the count is charged)."""
+    t = type(v)
+    if t in _FLAT:
+        return 1
+    if t is str:
+        return len(v) or 1
+    if not isinstance(v, (list, dict)):
+        return 1
+    limit = max(0, WORK[0])
+    n = 0
+    stack = [v]
+    while stack and n <= limit:
+        x = stack.pop()
+        vals = x.values() if isinstance(x, dict) else x
+        n += len(x) or 1
+        if _FLAT.issuperset(map(type, vals)):  # the common case, looked at without a Python loop
+            continue
+        for y in vals:
+            if type(y) is str:
+                n += len(y)
+            elif isinstance(y, (list, dict)):
+                stack.append(y)
+    return n
+
+
+def compared(xs: list, times: int = 1) -> None:
+    """Charge what comparing the items of ``xs`` with one another may look at beyond one
+    unit each (paid by whoever walked the list): the items of the lists, texts and records
+    among them, ``times`` over (a sort compares each item about log2(n) times)."""
+    if xs and not _FLAT.issuperset(map(type, xs)):
+        for x in xs:  # charged one by one: the walk stops where the allowance runs out
+            if type(x) not in _FLAT:
+                charge(times * deep_items(x))
+
+
+def ch(v: Any) -> Any:
+    """``v``, a side of a comparison (``==``, ``<``...) of values that may be lists: what the
+    comparison may look at is charged (it looks at no more than the items of either side)."""
+    t = type(v)
+    if t not in _FLAT and (t is not str or len(v) > SHORT_TEXT):
+        charge(deep_items(v))
+    return v
+
+
+def contains(x: Any, xs: Any) -> bool:
+    """``x in xs`` with the search charged: a list's items, and for a list, text or record
+    ``x`` the items of each item it may be compared with through; a text's characters."""
+    t = type(x)
+    if type(xs) is list and (t is int or (t is str and len(x) <= SHORT_TEXT)):
+        # a card, a seat or a rank searched for in a list: the common case, written out
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return x in xs
+    if isinstance(xs, list):
+        n = len(xs)
+        if t not in _FLAT and (t is not str or len(x) > SHORT_TEXT):
+            # items that are lists, texts or records may each be compared through
+            k = sum([1 for y in xs if type(y) not in _FLAT])
+            n += k * deep_items(x)
+        charge(n)
+    elif isinstance(xs, str):
+        charge(len(xs))
+    return x in xs
+
+
 def _tname(x: Any) -> str:
     if x is None:
         return "none"
@@ -91,7 +168,13 @@ def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
             if default is not ...:
                 return default
             raise _empty(name)
-        return pick(xs, key=key) if key is not None else pick(xs)
+        if key is None:
+            compared(xs)
+            return pick(xs)
+        keys = [key(x) for x in xs]
+        compared(keys)
+        # the first item with the extreme key, as pick(xs, key=key) gives
+        return xs[pick(range(len(xs)), key=keys.__getitem__)]
 
     return f
 
@@ -101,6 +184,7 @@ def _extreme_of(pick: Callable[..., Any], name: str) -> Callable[[list], Any]:
     def f(xs: list) -> Any:
         if not xs:
             raise _empty(name)
+        compared(xs)
         return pick(xs)
 
     return f
@@ -130,7 +214,14 @@ def _all(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
 
 
 def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False) -> list:
-    return sorted(items_of(xs), key=f, reverse=bool(desc))
+    xs = items_of(xs)
+    if f is None:
+        compared(xs, len(xs).bit_length())
+        return sorted(xs, reverse=bool(desc))
+    keys = [f(x) for x in xs]
+    compared(keys, len(xs).bit_length())
+    # sorted(xs, key=f, reverse=desc), each key computed once, in the same order
+    return [xs[i] for i in sorted(range(len(xs)), key=keys.__getitem__, reverse=bool(desc))]
 
 
 def _filter(xs: Any, f: Callable[[Any], Any]) -> list:
@@ -142,9 +233,19 @@ def _map(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
+    xs = items_of(xs)
+    keys = [f(x) for x in xs]
+    return grouped(xs, keys)
+
+
+def grouped(xs: list, keys: list) -> list:
+    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])``: the keys are hashed and
+    compared (charged), the groups sorted by key."""
+    compared(keys)
     groups: dict[Any, list] = {}
-    for x in items_of(xs):
-        groups.setdefault(f(x), []).append(x)
+    for k, x in zip(keys, xs):
+        groups.setdefault(k, []).append(x)
+    compared(list(groups), len(groups).bit_length())
     try:
         return [groups[k] for k in sorted(groups)]
     except TypeError:
@@ -198,6 +299,7 @@ def _lowest(xs: Any, f: Callable[[Any], Any]) -> list:
     if not xs:
         return []
     keys = [f(x) for x in xs]
+    compared(keys, 2)
     m = min(keys)
     return [x for x, k in zip(xs, keys) if k == m]
 
@@ -207,6 +309,7 @@ def _highest(xs: Any, f: Callable[[Any], Any]) -> list:
     if not xs:
         return []
     keys = [f(x) for x in xs]
+    compared(keys, 2)
     m = max(keys)
     return [x for x, k in zip(xs, keys) if k == m]
 
@@ -214,7 +317,10 @@ def _highest(xs: Any, f: Callable[[Any], Any]) -> list:
 def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
     """Groups of tied items, best (highest key) first: [[a], [b, c], [d]]."""
     xs = items_of(xs)
-    keyed = sorted(((f(x), i, x) for i, x in enumerate(xs)), key=lambda t: t[0], reverse=True)
+    keys = [f(x) for x in xs]
+    compared(keys, len(xs).bit_length() + 1)
+    keyed = sorted(((k, i, x) for i, (k, x) in enumerate(zip(keys, xs))), key=lambda t: t[0],
+                   reverse=True)
     out: list[list] = []
     last: Any = object()
     for k, _i, x in keyed:
@@ -235,8 +341,7 @@ def _distinct(xs: Any) -> list:
                 continue
             seen.add(x)
         except TypeError:
-            charge(len(out))
-            if x in out:
+            if contains(x, out):
                 continue
         out.append(x)
     return out
@@ -304,7 +409,9 @@ def charged(xs: Any) -> Any:
 
 def _index_of(xs: Any, x: Any) -> int:
     xs = items_of(xs)
-    return xs.index(x) if x in xs else -1
+    if not contains(x, xs):
+        return -1
+    return xs.index(x)
 
 
 def _first(xs: Any) -> Any:
@@ -321,16 +428,17 @@ def _without(xs: Any, ys: Any) -> list:
     """``xs`` less one occurrence of each item of ``ys`` (a list, or a single item)."""
     out = list(items_of(xs))
     ys = ys if isinstance(ys, list) else [ys]
-    charge(len(out) * len(ys))  # each one is searched for
     for y in ys:
-        if y in out:
+        if contains(y, out):  # each one is searched for (charged), then taken out
             out.remove(y)
     return out
 
 
 def _median(xs: Any) -> Any:
     """The middle item of the sorted numbers (the mean of the two middle ones when even)."""
-    v = sorted(items_of(xs))
+    v = items_of(xs)
+    compared(v, len(v).bit_length())
+    v = sorted(v)
     if not v:
         raise _empty("median")
     m = len(v) // 2

@@ -16,6 +16,7 @@ from typing import Any
 import typer
 
 from .errors import RulesError, RulesErrors, RuntimeRulesError, UsageError
+from .limits import MAX_BOT_WORK
 from .terminal import clean
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -239,6 +240,16 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
         raise typer.Exit(1)
 
 
+BOT_WORK_HELP = ("the work a bot that looks ahead (greedy) may do for one decision, apart "
+                 f"from the game's (default {MAX_BOT_WORK:,}); past it, it picks among the "
+                 "moves it has judged")
+
+
+def _check_bot_work(v: int | None) -> None:
+    if v is not None and v < 1:
+        raise UsageError("--bot-work must be at least 1")
+
+
 @app.command()
 def simulate(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
              players: int = typer.Option(None, help="number of players (default: the game's)"),
@@ -260,6 +271,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
                                            "(default 5,000)"),
              max_rounds: int = typer.Option(None, help="rounds allowed in one match "
                                             "(default 1,000,000)"),
+             bot_work: int = typer.Option(None, help=BOT_WORK_HELP),
              allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
              ) -> None:
     """Bot-vs-bot games and their statistics."""
@@ -285,13 +297,15 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
                              f"not {n}")
         if games < 1 or workers < 1:
             raise UsageError("--games and --workers must be at least 1")
+        _check_bot_work(bot_work)
         names = parse_agents(agents, n)
         path = g.path if Path(g.path).is_file() else game
         show_bar = not as_json and sys.stderr.isatty()
         if record is not None:
             log = _Record(record)
         more: dict[str, Any] = {"record_to": log, "limits": limits,
-                                "allow_any_path": allow_any_path, "game": g}
+                                "allow_any_path": allow_any_path, "game": g,
+                                "bot_work": bot_work}
         if show_bar:
             from rich.progress import Progress
 
@@ -402,6 +416,7 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
          agents: str = typer.Option("greedy", help="bots for the other seats, by seat"),
          seed: int = typer.Option(None, help="the seed (default: random)"),
          option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
+         bot_work: int = typer.Option(None, help=BOT_WORK_HELP),
          allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
          ) -> None:
     """A game in the terminal: you at one seat, bots at the others."""
@@ -420,8 +435,9 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
         if not 0 <= seat < n:
             raise UsageError(f"--seat must be from 0 to {n - 1}")
         names = parse_agents(agents, n)
+        _check_bot_work(bot_work)
         s = seed if seed is not None else random.randrange(1_000_000)
-        code = play_game(g, n, seat, names, s)
+        code = play_game(g, n, seat, names, s, bot_work=bot_work)
     except RulesError as e:
         _fail(e)
         return

@@ -275,11 +275,20 @@ def _short(v: Any) -> str:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
-def _exact(v: Any) -> bool:
-    """Whether a result is the same whatever order it was computed in (no float rounding);
-    a result too big to look through is not kept."""
-    if type(v) is not list:
-        return type(v) is not float
+def _kept_items(v: Any, order_free: bool) -> int:
+    """How many items a result holds (the lists inside it counted, a text's characters), or
+    -1 when it is not to be remembered: more than MEMO_RESULT_ITEMS, or, for a function keyed
+    by the set of its cards (``order_free``), a float, which the order the cards were added
+    in could change."""
+    t = type(v)
+    if t is str:
+        return len(v) if len(v) <= MEMO_RESULT_ITEMS else -1
+    if t is float:
+        return -1 if order_free else 1
+    if t is not list:
+        if isinstance(v, list):  # a group on the table
+            return len(v) if len(v) <= MEMO_RESULT_ITEMS else -1
+        return 1
     # builtins.leaves written out (no generator step per card): the hands and melds that
     # such results are made of are looked through at every call that is not remembered yet
     stack = [v]
@@ -288,42 +297,83 @@ def _exact(v: Any) -> bool:
         x = stack.pop()
         n += len(x)
         if n > MEMO_RESULT_ITEMS:
-            return False
+            return -1
         for y in x:
-            if type(y) is list:
+            ty = type(y)
+            if ty is int:  # a card, mostly
+                continue
+            if isinstance(y, list):
                 stack.append(y)
-            elif type(y) is float:
-                return False
-    return True
+            elif ty is float:
+                if order_free:
+                    return -1
+            elif ty is str:
+                n += len(y)
+    return n
 
 
-def _key_items(key: Any) -> int:
-    """How many items a memo key holds (lists became tuples in it)."""
-    return len(key) if type(key) is tuple else 1
+class MemoPool:
+    """What all the memoised functions of one game remember, and how much: the items of
+    their keys and results together stay within MEMO_ITEMS (then they all start afresh), so
+    that a memo, which lives as long as the game (across the games of a simulation), is
+    bounded in memory whatever the rules compute. Forgetting changes no result and no
+    charge (a remembered result charges what it cost), only the time."""
+
+    def __init__(self) -> None:
+        self.used = [0]  # items remembered by all of them
+        self.caches: list[dict] = []
+        self.mine: list[list[int]] = []  # items remembered by each
+
+    def add(self) -> tuple[dict, list[int]]:
+        """A new function's memo and its count of items."""
+        self.caches.append({})
+        self.mine.append([0])
+        return self.caches[-1], self.mine[-1]
+
+    def clear(self) -> None:
+        for c, m in zip(self.caches, self.mine):
+            c.clear()
+            m[0] = 0
+        self.used[0] = 0
 
 
-def memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
+def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter
-    (``functions.order_free``); such a result is kept only when exact (see ``_exact``). An
-    argument that cannot be part of a key (a record) means the call is just computed. A memo
-    that hardly ever finds a result is dropped for a while (``MEMO_PROBE``)."""
+    (``functions.order_free``); such a result is kept only when exact (see ``_kept_items``).
+    An argument that cannot be part of a key (a record, a list holding lists) means the call
+    is just computed, as are calls whose list (or text) arguments hold more than
+    MEMO_KEY_ITEMS items. The key's items are charged as work on every call that builds one,
+    remembered or not. ``pool``: the game's (see ``MemoPool``). A memo that hardly ever finds
+    a result is dropped for a while (``MEMO_PROBE``)."""
+    pool = pool if pool is not None else MemoPool()
     params = [f"a{i}" for i in range(k)]
-    keys = [f"(tuple(sorted({p})) if type({p}) is list else {p})" if k_free
+    # an order-free list is summed first: a list holding lists (which sorting would compare
+    # item by item, uncharged) is refused at once with a TypeError, and is then not keyed
+    keys = [f"(tuple(sorted({p})) if type({p}) is list and (sum({p}) or 1) else {p})" if k_free
             else f"(tuple({p}) if type({p}) is list else {p})"
             for p, k_free in zip(params, order_free or (False,) * k)]
     key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
-    size = "_key_items(key)" if k == 1 else "sum([_key_items(x) for x in key])"
+    size = " + ".join(f"(len({p}) if type({p}) is list or type({p}) is str else 1)"
+                      for p in params) or "1"
     if k == 0:
-        key, size = "()", "1"
+        key = "()"
     args = ", ".join(["S", *params])
-    keep = "if _exact(v): " if any(order_free) else ""
+    free = any(order_free)
     # a remembered result charges the work it cost when it was computed, so that a game's
-    # accounting is the same whatever ran before it in the process
+    # accounting is the same whatever ran before it in the process; when that would run the
+    # step out of work, the call is computed again, so that the error is the one a first
+    # call raises (at the same rules line)
     # seen = [misses, hits, calls left to compute directly] (see MEMO_PROBE): the results
     # and the work charged are the same either way, only the time differs
     src = "\n".join([
         f"def _m({args}):",
+        f"    n = {size}",
+        f"    if n > {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
+        f"        return inner({args})",
+        "    WORK[0] -= n  # the key is built from the arguments' items",
+        "    if WORK[0] < 0:",
+        "        out_of_work()",
         "    if seen[2]:",
         "        seen[2] -= 1",
         f"        return inner({args})",
@@ -336,35 +386,42 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...]) -> Any:
         f"        return inner({args})",
         "    else:",
         "        seen[1] += 1",
+        "        if WORK[0] < cost:",
+        f"            return inner({args})",
         "        WORK[0] -= cost",
-        "        if WORK[0] < 0:",
-        "            out_of_work()",
         "        return v",
         "    seen[0] += 1",
         f"    if seen[0] >= {MEMO_PROBE}:",
         "        hits = seen[1]",
         "        seen[0] = seen[1] = 0",
         f"        if hits < {MEMO_PROBE_HITS}:",
-        "            cache.clear()",
-        "            used[0] = 0",
+        "            forget()",
         f"            seen[2] = {MEMO_PAUSE}",
         f"            return inner({args})",
         "    w = WORK[0]",
         f"    v = inner({args})",
-        f"    n = {size}",
-        f"    if n <= {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
-        f"        if len(cache) >= {MEMO_LIMIT} or used[0] + n > {MEMO_ITEMS}:",
-        "            cache.clear()",
-        "            used[0] = 0",
-        f"        {keep}cache[key] = (v, w - WORK[0])",
-        "        used[0] += n",
-        "    return v"])
+        f"    r = _kept_items(v, {free})",
+        "    if r >= 0:",
+        "        r += n",
+        f"        if len(cache) >= {MEMO_LIMIT}:",
+        "            forget()",
+        f"        if used[0] + r > {MEMO_ITEMS}:",
+        "            pool.clear()",
+        "        cache[key] = (v, w - WORK[0])",
+        "        used[0] += r",
+        "        mine[0] += r",
+        "    return v",
+        "",
+        "def forget():",
+        "    cache.clear()",
+        "    used[0] -= mine[0]",
+        "    mine[0] = 0"])
+    cache, mine = pool.add()
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
-                                           "TypeError": TypeError},
-                          "inner": inner, "cache": {}, "_exact": _exact, "used": [0],
-                          "seen": [0, 0, 0],
-                          "_key_items": _key_items, "sum": sum, "WORK": WORK,
-                          "out_of_work": out_of_work}
+                                           "TypeError": TypeError, "sum": sum, "str": str},
+                          "inner": inner, "cache": cache, "_kept_items": _kept_items,
+                          "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0],
+                          "WORK": WORK, "out_of_work": out_of_work}
     exec(compile(src, "<rules memo>", "exec"), ns)
     return ns["_m"]

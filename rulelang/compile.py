@@ -11,6 +11,7 @@ of the rules file or a built-in is an error with a "did you mean". Types are inf
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import chain
 from typing import Any, ClassVar
@@ -18,7 +19,9 @@ from typing import Any, ClassVar
 from . import nodes as N
 from .builtins import (
     Group,
+    ch,
     charged,
+    contains,
     nested,
 )
 from .calls import Calls
@@ -50,6 +53,17 @@ from .scope import (
     slot_of,
 )
 from .statements import Statements
+
+# the types whose values one comparison looks at in one go (a text of these types is a card's
+# rank or suit, a phase's name or a constant of the file); other values may be lists, compared
+# item by item, which is charged as work
+FLAT_TYPES = frozenset({"int", "num", "bool", "card", "seat", "none", "phase", "str"})
+
+
+def _cheap(f: Any) -> bool:
+    """Whether compiled code ``f`` just reads a variable or a global (cheap to read twice)."""
+    return is_local(f) or (isinstance(f, Src) and re.fullmatch(r"S\.g\[\d+\]", f.src)
+                           is not None)
 
 
 class Compiler(Calls, Statements):
@@ -433,12 +447,16 @@ class Compiler(Calls, Statements):
         fs = [self.expr(x, sc) for x in n.operands]
         ops = n.ops
         if len(ops) == 1:
-            (a, _at), (b, bt) = fs
+            (a, at), (b, bt) = fs
             op = ops[0]
             if op in ("in", "not in") and bt in ("int", "num", "bool", "card", "seat"):
                 self.err(f"'{op}' needs a list on its right, not {bt}", n.operands[1].span)
             if op not in CMP_OPS:  # the grammar's own operators, never other text
                 raise AssertionError(op)
+            if op in ("in", "not in") and at not in FLAT_TYPES:
+                # a list, text or record searched for: compared item by item, and charged
+                return self.gen(("(not " if op == "not in" else "(") + self.k(contains)
+                                + "({0}, {1}))", a, b), "bool"
             if op in ("in", "not in"):  # a search of a list is charged to the step's work
                 if inline_search(b):
                     # charged(xs), written out (no Python call): xs is read more than once
@@ -447,9 +465,19 @@ class Compiler(Calls, Statements):
                         "0, WORK[0] - len({1})) or WORK[0] >= 0) else _out_of_work()))",
                         a, b), "bool"
                 return self.gen("({0} " + op + " " + self.k(charged) + "({1}))", a, b), "bool"
-            return self.gen("({0} " + op + " {1})", a, b), "bool"
         # a chain a < b <= c: Python's own chains evaluate each operand once, as promised
         if not all(o in CMP_OPS[:6] for o in ops):
             raise AssertionError(ops)
-        fmt = "({0}" + "".join(f" {o} {{{i + 1}}}" for i, o in enumerate(ops)) + ")"
+        # two values that may both be lists (texts, records) are compared item by item: the
+        # right one's items are charged (no comparison looks at more than either side holds)
+        # (a variable is read twice instead: a number, the usual case, needs no call)
+        chk = self.k(ch)
+        parts = [f"{{{i}}}" for i in range(len(fs))]
+        for i in range(1, len(fs)):
+            if fs[i - 1][1] in FLAT_TYPES or fs[i][1] in FLAT_TYPES:
+                continue
+            k = i - 1 if len(fs) == 2 and not _cheap(fs[i][0]) and _cheap(fs[0][0]) else i
+            parts[k] = (f"({{{k}}} if type({{{k}}}) is int else {chk}({{{k}}}))"
+                        if _cheap(fs[k][0]) else f"{chk}({{{k}}})")
+        fmt = "(" + parts[0] + "".join(f" {o} {p}" for o, p in zip(ops, parts[1:])) + ")"
         return self.gen(fmt, *[f for f, _ in fs]), "bool"

@@ -24,7 +24,7 @@ from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
 from .movetext import MoveTexts, canon_move, cards_in
-from .runtime import NO_FRAME, PY_ERRORS, WORK, brief, counter, seat_of, why
+from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
 from .table import Table
 
@@ -55,7 +55,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                  auto_continue: bool = True, record: bool = True,
                  max_round_steps: int = MAX_ROUND_STEPS, max_game_steps: int = MAX_GAME_STEPS,
                  max_moves: int = MAX_MOVES, max_rounds: int = MAX_ROUNDS,
-                 _blank: bool = False) -> None:
+                 max_work: int | None = None, _blank: bool = False) -> None:
         if _blank:
             return
         if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
@@ -63,7 +63,9 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                              f"{game.max_players} players, not {players}")
         self.game = game
         self.n = players
-        WORK[0] = MAX_WORK
+        # the work allowance of each of this state's steps (lowered for a bot's look-ahead)
+        self.max_work = MAX_WORK if max_work is None else max_work
+        WORK[0] = LIMIT[0] = self.max_work
         self.work_done = 0
         self.seed = seed
         self.rng = random.Random(seed)
@@ -122,7 +124,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.conserved_start: dict[str, Any] = {}
         self._ctr0: list[list[Any]] = []
 
-        copies = game.copies if isinstance(game.copies, int) else int(game.copies(self))
+        copies = game.copies if isinstance(game.copies, int) else self.packs(game.copies)
         unit = len(game.deck.ranks) * len(game.deck.suits) + game.deck.jokers
         ncards = max(1, copies) * unit
         if ncards > game.tables.size:
@@ -247,7 +249,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
-        WORK[0] = MAX_WORK  # a fresh allowance for this step (its use is counted at its end)
+        # a fresh allowance for this step (its use is counted at its end)
+        WORK[0] = LIMIT[0] = self.max_work
         mover = self.actor
         trig_ok, self.triggers_clean = self.triggers_clean, False
         seen: set[tuple[int, int]] | None = None
@@ -290,14 +293,14 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         except PY_ERRORS as e:
             raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
         # _count_work, written out: this runs at every step
-        self.work_done += MAX_WORK - WORK[0]
+        self.work_done += self.max_work - WORK[0]
         if self.work_done > MAX_GAME_WORK:
             self._too_much_work()
 
     def _count_work(self) -> None:
         """What the step that just ran used of its allowance counts towards the game's: each
         state counts its own steps, whatever other states (a bot's look-ahead) run between."""
-        self.work_done += MAX_WORK - WORK[0]
+        self.work_done += self.max_work - WORK[0]
         if self.work_done > MAX_GAME_WORK:
             self._too_much_work()
 
@@ -310,7 +313,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
     def next_round(self) -> None:
         """Deal the next round after one that ended (when ``auto_continue`` is off)."""
         if self.status == "round_over":
-            WORK[0] = MAX_WORK
+            WORK[0] = LIMIT[0] = self.max_work
             try:
                 self._next_round()
             except RecursionError:
@@ -527,4 +530,4 @@ class State(Table, Seats, LegalMoves, MoveTexts):
 
     def fx_log(self, text: Any) -> None:
         if self.record:
-            self.messages.append(str(text))
+            log_message(self.messages, text)

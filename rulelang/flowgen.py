@@ -55,20 +55,24 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
 def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> list[str]:
     """The loops that list an action with several arguments: one ``for`` per argument, each
     argument's options computed inside the loops of the ones before it (it may name them),
-    the ``when`` innermost: each option in order, with no call per option. ``_a`` names the
-    argument while its options are worked out (its span is added to ``spans``), the ``when``
-    (``spans[when]``) while the loops run."""
+    the ``when`` innermost: each option in order, with no call per option (each loop's
+    options are charged to the listing's work). ``_a`` names the argument while its options
+    are worked out (its span is added to ``spans``), the ``when`` (``spans[when]``) while the
+    loops run."""
     lines: list[str] = []
     pad = " " * 8
+    span = ns.k(a.span)
     for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
         arg_span = a.arg_spans[i] if i < len(a.arg_spans) else a.when_span
         spans.append(arg_span)
+        # every option tried is charged, whether its ``when`` passes or not: five card
+        # arguments over a stock are 46^5 tests, of which the moves kept are few
         lines += [f"{pad}_a = {len(spans) - 1}",
                   f"{pad}_o{i} = {src_of(src, ns)[0]}",
                   f"{pad}_a = {when}",
                   f"{pad}if type(_o{i}) is not list:",
                   f"{pad}    _o{i} = [_o{i}]",
-                  f"{pad}for F[{slot}] in _o{i}:"]
+                  f"{pad}for F[{slot}] in _work(_o{i}, {span}):"]
         pad += "    "
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
     return lines + [*_when_test(a.when_src, pad, ns),

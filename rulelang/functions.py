@@ -13,7 +13,7 @@ from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
-from .codegen import Namespace, Src, fn_of, memo
+from .codegen import MemoPool, Namespace, Src, fn_of, memo
 from .errors import CheckError, RulesError, RuntimeRulesError, Span
 from .parse import parse
 from .rules import as_str
@@ -110,10 +110,11 @@ def memoize_pure(functions: dict[str, UserFn]) -> None:
             if functions[caller].pure:
                 functions[caller].pure = False
                 todo.append(caller)
+    pool = MemoPool()  # one bound on what all of them remember
     for uf in functions.values():
         if not uf.pure or uf.fn is None:
             continue
-        uf.fn = memo(uf.fn, len(uf.params), uf.order_free)
+        uf.fn = memo(uf.fn, len(uf.params), uf.order_free, pool)
 
 
 def calls_super(body: Any, effect: bool, span: Span) -> bool:

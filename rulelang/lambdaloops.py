@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import nodes as N
-from .builtins import Builtin, items_of
+from .builtins import Builtin, compared, grouped, items_of
 
 # the built-ins written as comprehensions when given a lambda
 LOOPED = frozenset({"count", "filter", "sort", "group_by"})
@@ -25,18 +25,13 @@ LOOPED = frozenset({"count", "filter", "sort", "group_by"})
 def sorted_by(xs: list, keys: list) -> list:
     """``sorted(xs, key=f)`` where ``keys[i]`` is ``f(xs[i])``: stable, and comparing the same
     keys in the same order (so keys that cannot be compared fail alike)."""
+    compared(keys, len(keys).bit_length())
     return [xs[i] for i in sorted(range(len(xs)), key=keys.__getitem__)]
 
 
 def grouped_by(xs: list, keys: list) -> list:
-    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (see ``builtins._group_by``)."""
-    groups: dict[Any, list] = {}
-    for k, x in zip(keys, xs):
-        groups.setdefault(k, []).append(x)
-    try:
-        return [groups[k] for k in sorted(groups)]
-    except TypeError:
-        return list(groups.values())
+    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins.grouped``)."""
+    return grouped(xs, keys)
 
 
 def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,

@@ -14,10 +14,9 @@ from typing import Any
 
 from .errors import RuntimeRulesError
 from .game import ActionDef
-from .limits import MAX_WORK
 from .movekeys import distinct_entries
 from .movetext import canon_move
-from .runtime import WORK
+from .runtime import LIMIT, WORK
 
 
 class LegalMoves:
@@ -28,6 +27,7 @@ class LegalMoves:
     phase: str
     actor: int | None
     _unique: bool
+    max_work: int
     _entries: list[tuple[ActionDef, tuple]] | None
     _legal: dict[str, tuple[ActionDef, tuple]] | None
     _legal_list: list[str] | None
@@ -65,7 +65,8 @@ class LegalMoves:
         phase's generated function lists them (``flowgen.legal_function``)."""
         entries: list[tuple[ActionDef, tuple]] = []
         if self.status == "play":
-            WORK[0] = MAX_WORK  # listing the moves is work of its own, counted to this state
+            # listing the moves is work of its own, counted to this state
+            WORK[0] = LIMIT[0] = self.max_work
             entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
             self._count_work()
             if not entries:

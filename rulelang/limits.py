@@ -13,6 +13,9 @@ MAX_ALIASES = 100  # YAML aliases in one file (a billion laughs needs many)
 MAX_YAML_DEPTH = 64  # nesting of YAML values
 MAX_NODES = 200_000  # YAML values in one file
 MAX_EXTENDS_DEPTH = 8  # a chain of extends:
+# packs in one deck (deck.copies, a number or an expression): the deck's tables are made for
+# the largest deck when the file is checked (10^15 packs took 4 GB there)
+MAX_COPIES = 8
 
 # ---------------------------------------------------------------- parsing rules text (parse)
 MAX_SOURCE_CHARS = 20_000  # one expression or effect string
@@ -53,8 +56,11 @@ MAX_MELDS = 5_000  # sets or runs a meld finder lists
 # ---------------------------------------------------------------- memoised functions (codegen)
 MEMO_LIMIT = 200_000  # results remembered per function at most (then it starts afresh)
 MEMO_KEY_ITEMS = 256  # a call whose list arguments hold more items is not remembered
-MEMO_ITEMS = 2_000_000  # items in the keys of one function's memo at most
-MEMO_RESULT_ITEMS = 10_000  # an order-free result with more items is not looked through
+# items (of keys and results, lists inside counted) remembered by all the memoised functions
+# of one game at most: past it, they all start afresh. The memo lives as long as the game
+# (across the games of a simulation), so this bounds its memory whatever the rules compute
+MEMO_ITEMS = 2_000_000
+MEMO_RESULT_ITEMS = 10_000  # a result with more items is not remembered
 # a memo that finds fewer than MEMO_PROBE_HITS results in its last MEMO_PROBE misses (a
 # function of a whole hand that changes at every turn) is dropped and the function computed
 # directly for its next MEMO_PAUSE calls: keeping results never asked for again only costs
@@ -71,6 +77,14 @@ MAX_GAME_STEPS = 20_000_000  # steps of one game
 MAX_GAME_WORK = 4_000_000_000  # about 45 s of the cheapest loop passes
 MAX_ROUNDS = 1_000_000  # rounds of one match
 MAX_MOVES = 5_000  # legal moves at one decision
+MAX_LOG_TEXT = 500  # characters of one log() message kept (the text is cut, never built whole)
+MAX_LOG_MESSAGES = 1_000  # log() messages a state keeps (the latest)
+
+# ---------------------------------------------------------------- bots (agents)
+# the work (see MAX_WORK) a bot may spend on one decision, over all the steps, legal-move
+# listings and heuristics of the worlds it samples: counted apart from the game's own work.
+# Past it, the bot chooses among the moves it has judged (see agents.GreedyAgent)
+MAX_BOT_WORK = 2_000_000
 
 # ---------------------------------------------------------------- simulation (sim)
 MAX_DECISIONS_PER_GAME = 2_000_000

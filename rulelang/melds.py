@@ -16,7 +16,7 @@ from typing import Any
 from .builtins import items_of, key_text, nested
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION, MAX_MELDS
-from .runtime import charge
+from .runtime import charge, clipped_text
 
 
 def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
@@ -98,6 +98,16 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         ``key``, cards with equal keys are interchangeable: one set per choice of keys, made of
         the first such cards in the list's order."""
         hi = lo if hi is None else hi
+        # the sizes are looped over: checked before anything (a size of -10^15 looped that far)
+        for what, v in (("the smallest size", lo), ("the largest size", hi),
+                        ("max_wild:", max_wild)):
+            if not isinstance(v, int):
+                raise RuntimeRulesError(f"sets(): {what} is {clipped_text(v, 40)}, not a "
+                                        "whole number")
+        if lo < 1 or max_wild < 0:
+            raise RuntimeRulesError(f"sets(): the smallest size is {lo} and max_wild: "
+                                    f"{max_wild}; a set has at least one card, and max_wild: "
+                                    "is 0 or more")
         nat, wilds = split(cards, wild)
         if key is not None:
             key = _key_texts(key)
@@ -216,7 +226,9 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         ms = items_of(melds)
         if not isinstance(k, int) or k < 0:
             raise RuntimeRulesError("disjoint() needs a number of melds of 0 or more")
-        charge(math.comb(len(ms), k))  # every choice is looked at, even when none is kept
+        # every choice is looked at, even when none is kept, each of its melds card by card
+        size = max([len(m) for m in ms if isinstance(m, list)], default=1)
+        charge(math.comb(len(ms), k) * max(1, k * size))
         out = []
         for combo in itertools.combinations(ms, k):
             used: set[int] = set()

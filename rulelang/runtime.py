@@ -7,22 +7,26 @@ state members named in ``STATE_READS`` and ``STATE_WRITES`` and call the methods
 game's generated source for that. The engine keeps these members' meaning stable.
 
 The work allowance: every pass of a loop, call of a rules function and item of a list made by
-rules text takes one unit from ``WORK[0]``. The engine gives each step a fresh allowance of
-``MAX_WORK`` (``fresh_allowance``) and adds what the step used to the state's own count, so a
-state's accounting depends only on its own steps (memoised results charge what they cost when
-they were computed: see ``codegen.memo``).
+rules text takes one unit from ``WORK[0]``. The engine gives each step a fresh allowance (the
+state's ``max_work``, ``MAX_WORK`` unless a caller lowers it: a bot's look-ahead does,
+``agents``) and adds what the step used to the state's own count, so a state's accounting
+depends only on its own steps (memoised results charge what they cost when they were computed:
+see ``codegen.memo``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .errors import RulesError, RuntimeRulesError
-from .limits import MAX_LOOP, MAX_NUMBER, MAX_WORK
+from .limits import MAX_LOG_MESSAGES, MAX_LOG_TEXT, MAX_LOOP, MAX_NUMBER, MAX_WORK
 
 # what is left of the running step's allowance: a one-item list, because generated code and
 # built-ins decrement it in place (the cheapest mutable cell Python has)
 WORK = [MAX_WORK]
+# the allowance the running step started with: what an error says was exceeded
+LIMIT = [MAX_WORK]
 
 NO_FRAME: list = []  # the frame of code with no locals: nothing ever writes to it
 
@@ -92,19 +96,24 @@ def located(e: RulesError, span: Any) -> RulesError:
     return e
 
 
+class OutOfWork(RuntimeRulesError):
+    """A step (or a bot's thinking) used up its work allowance."""
+
+
 def fresh_allowance(limit: int = MAX_WORK) -> int:
     """Start a step: a full allowance; returns what the previous step left (for its count)."""
     left = WORK[0]
-    WORK[0] = limit
+    WORK[0] = LIMIT[0] = limit
     return left
 
 
 def out_of_work(span: Any = None) -> None:
-    WORK[0] = MAX_WORK  # whoever catches the error starts afresh
-    raise RuntimeRulesError(f"the rules looped more than {MAX_WORK} times in one step, "
-                            "counting function calls and the items of the lists they made "
-                            "(nested loops over big lists, or functions that call each other "
-                            "many times?)", span)
+    limit = LIMIT[0]
+    WORK[0] = limit  # whoever catches the error starts afresh
+    raise OutOfWork(f"the rules looped more than {limit} times in one step, "
+                    "counting function calls and the items of the lists they made "
+                    "(nested loops over big lists, or functions that call each other "
+                    "many times?)", span)
 
 
 def charge(n: int) -> None:
@@ -182,6 +191,65 @@ def dealer(S: Any, v: Any) -> int:
         raise RuntimeRulesError(f"dealer = {brief(v)}: not a seat at this table (seats 0 to "
                                 f"{S.n - 1})")
     return v
+
+
+class _Text(str):
+    """Text that ``clipped_text`` writes as it is (brackets, commas, record keys)."""
+
+
+_END = object()
+
+
+def _parts(x: Any) -> Iterator[Any]:
+    """What ``str(x)`` writes for a list or a record, lazily: texts and the values inside."""
+    if isinstance(x, dict):
+        yield _Text("{")
+        for i, (k, v) in enumerate(x.items()):
+            yield _Text((", " if i else "") + repr(k)[:200] + ": ")
+            yield v
+        yield _Text("}")
+        return
+    yield _Text("[")
+    for i, v in enumerate(x):
+        if i:
+            yield _Text(", ")
+        yield v
+    yield _Text("]")
+
+
+def clipped_text(v: Any, limit: int) -> str:
+    """``str(v)`` cut to ``limit`` characters (``...`` marks the cut), made without writing
+    more than that: the text of a list of 200,000 items is never built whole."""
+    if isinstance(v, str) or not isinstance(v, (list, dict)):
+        text = str(v)
+    else:
+        out: list[str] = []
+        n = 0
+        stack = [_parts(v)]
+        while stack and n <= limit:
+            x = next(stack[-1], _END)
+            if x is _END:  # that list or record is written
+                stack.pop()
+                continue
+            if isinstance(x, (list, dict)):
+                stack.append(_parts(x))
+                continue
+            t = x if type(x) is _Text else repr(x)[:limit + 1]
+            out.append(t)
+            n += len(t)
+        text = "".join(out)
+    return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+
+
+def log_message(messages: list[str], text: Any) -> None:
+    """Keep ``log(text)``'s message: its text bounded and charged as work (the text of a list
+    of 200,000 items, logged at every pass of a loop, filled gigabytes), and only the latest
+    MAX_LOG_MESSAGES (about) kept."""
+    msg = clipped_text(text, MAX_LOG_TEXT)
+    charge(len(msg))
+    messages.append(msg)
+    if len(messages) > 2 * MAX_LOG_MESSAGES:
+        del messages[:-MAX_LOG_MESSAGES]
 
 
 def helpers() -> dict[str, Any]:

@@ -11,6 +11,9 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from typing import Any
 
+from .errors import RuntimeRulesError
+from .runtime import clipped_text
+
 
 class Seats:
     """The seats of a state (a mixin of ``engine.State``, which sets these up)."""
@@ -39,13 +42,21 @@ class Seats:
                 return seated[i] if i < len(seated) else seated[0]
             if d == -1:
                 return seated[bisect_left(seated, s) - 1]
+        if not isinstance(k, int):
+            raise RuntimeRulesError(f"next_seat/prev_seat: {clipped_text(k, 40)} is not a "
+                                    "number of seats")
+        if k < 1:
+            return s
         n = self.n
-        for _ in range(k):
-            for _i in range(n):
-                s = (s + d) % n
-                if self.active[s]:
-                    break
-        return s
+        for _i in range(n):  # the first step: to the nearest seat still in play
+            s = (s + d) % n
+            if self.active[s]:
+                break
+        if k == 1 or not seated or not self.active[s]:
+            return s
+        # the others go round the seats still in play: k may be any size (10^15 looped)
+        i = bisect_left(seated, s)
+        return seated[(i + d * (k - 1)) % len(seated)]
 
     def seats_from(self, s: int) -> list[int]:
         d = self.game.direction

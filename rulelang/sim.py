@@ -26,15 +26,17 @@ from .seeds import game_seed  # also read as sim.game_seed by callers
 
 def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
              check: bool = False, record: bool = False,
-             limits: dict[str, int] | None = None) -> dict[str, Any]:
+             limits: dict[str, int] | None = None,
+             bot_work: int | None = None) -> dict[str, Any]:
     """Play game ``i`` of a run to the end; return its record. ``record`` keeps the moves
     (``moves``: [seat, text] pairs, and the ``outcome``) for a replay log; ``limits`` are the
-    engine's step limits (``max_round_steps``, ``max_game_steps``)."""
+    engine's step limits (``max_round_steps``, ``max_game_steps``); ``bot_work`` the work a
+    bot may do per decision (``agents.make_agent``)."""
     gs = game_seed(seed, i)
     problems: list[str] = []
     try:
         state = game.new_state(players, seed=gs, record=record, **(limits or {}))
-        bots = [make_agent(a, gs * 31 + p + 1) for p, a in enumerate(agents)]
+        bots = [make_agent(a, gs * 31 + p + 1, bot_work) for p, a in enumerate(agents)]
         if check:
             problems.extend(state.check_invariants() + conserved_problems(state))
         while not state.is_over() and not problems:
@@ -152,12 +154,13 @@ def _median(c: Counter) -> Any:
 def _play_chunk(game: Any, players: int, agents: list[str], seed: int, lo: int, hi: int,
                 check: bool, record: bool, limits: dict[str, int] | None,
                 keep_log: Callable[[int, list, Any], None] | None = None,
-                progress: Callable[[int], None] | None = None) -> Tally:
+                progress: Callable[[int], None] | None = None,
+                bot_work: int | None = None) -> Tally:
     """Play games ``lo``..``hi - 1`` and tally them; each recorded game's moves and outcome go
     to ``keep_log(i, moves, outcome)``."""
     tally = Tally()
     for i in range(lo, hi):
-        r = play_one(game, players, agents, seed, i, check, record, limits)
+        r = play_one(game, players, agents, seed, i, check, record, limits, bot_work)
         if record and keep_log is not None:
             keep_log(i, r.pop("moves"), r.pop("outcome"))
         tally.add(r)
@@ -202,7 +205,8 @@ def _worker(args: tuple) -> tuple[Tally, list[tuple[int, list, Any]]]:
         game = _GAMES[key] = load(path, options, extra.get("allow_any_path", False))
     logs: list[tuple[int, list, Any]] = []
     tally = _play_chunk(game, players, agents, seed, lo, hi, check, extra.get("record", False),
-                        extra.get("limits"), lambda i, m, o: logs.append((i, m, o)))
+                        extra.get("limits"), lambda i, m, o: logs.append((i, m, o)),
+                        bot_work=extra.get("bot_work"))
     return tally, logs
 
 
@@ -304,11 +308,12 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
         seed: int = 0, workers: int = 1, check: bool = False,
         progress: Callable[[int], None] | None = None, record_to: Any = None,
         limits: dict[str, int] | None = None, allow_any_path: bool = False,
-        game: Any = None) -> dict[str, Any]:
+        game: Any = None, bot_work: int | None = None) -> dict[str, Any]:
     """Simulate ``games`` games and return the statistics as one JSON-ready dict.
     ``record_to`` (a writable text file) receives one JSON line per game for ``rulelang
     replay``; ``limits`` are the engine's step limits; ``game``, if given, is the compiled
-    game of ``path`` and ``options`` (the caller loaded it already)."""
+    game of ``path`` and ``options`` (the caller loaded it already); ``bot_work``: the work a
+    bot may do per decision (default limits.MAX_BOT_WORK)."""
     from . import load
 
     t0 = time.perf_counter()
@@ -316,7 +321,8 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
         game = load(path, options, allow_any_path)
     _GAMES[repr((path, sorted(options.items())))] = game
     record = record_to is not None
-    extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path}
+    extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path,
+             "bot_work": bot_work}
     keep_log = None
     if record:
         def keep_log(i: int, moves: list, result: Any) -> None:
@@ -324,7 +330,7 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
                                      moves, result) + "\n")
     if workers <= 1:
         tally = _play_chunk(game, players, agents, seed, 0, games, check, record, limits,
-                            keep_log, progress)
+                            keep_log, progress, bot_work)
     else:
         jobs = [(path, options, players, agents, seed, lo, hi, check, extra)
                 for lo, hi in chunks(games, workers)]

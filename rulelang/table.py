@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .builtins import Group
+from .builtins import Group, charged
 from .cards import normalize
 from .errors import RuntimeRulesError, UsageError
-from .runtime import brief
+from .limits import MAX_COPIES
+from .runtime import brief, charge, clipped_text
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
 
@@ -52,6 +53,18 @@ class Table:
     rng: Any
     next_seat: Callable[..., int]  # the engine's
     seats_from: Callable[[int], list[int]]  # the engine's
+
+    def packs(self, u: Any) -> int:
+        """The packs an expression ``deck.copies`` asks for at this table: a whole number from
+        1 to MAX_COPIES (the deck's tables hold no more), else an error located at it."""
+        v = u(self)
+        if type(v) is float and v.is_integer():
+            v = int(v)
+        if type(v) is not int or not 1 <= v <= MAX_COPIES:
+            raise RuntimeRulesError(f"deck.copies is {clipped_text(v, 40)} with {self.n} "
+                                    f"players: it must be a whole number from 1 to "
+                                    f"{MAX_COPIES}", u.span)
+        return v
 
     def visible(self, c: int, seat: int) -> bool:
         if self.face[c]:
@@ -106,6 +119,7 @@ class Table:
         if not isinstance(cards, list):
             cards = [cards]
         else:
+            charge(len(cards))  # each is looked up and moved: a loop, charged as one
             cards = list(cards)
         zones = self.zones
         loc = self.loc
@@ -125,15 +139,18 @@ class Table:
     def group_list(self, container: int) -> list[Group]:
         owner = self.zowner[container]
         name = self.znames[container]
-        return [Group(self.zones[z], z, owner, i + 1, name)
-                for i, z in enumerate(self.groups.get(container, ()))]
+        zs = self.groups.get(container, ())
+        if zs:  # each group is a copy of its cards: charged as a list made
+            charge(len(zs) + sum([len(self.zones[z]) for z in zs]))
+        return [Group(self.zones[z], z, owner, i + 1, name) for i, z in enumerate(zs)]
 
     def fx_meld(self, cards: Any, container: int) -> None:
         """Lay ``cards`` on the table as a new group of the container zone."""
         if container >= self.game.nzones or not self.game.zone_def(container).groups:
             raise RuntimeRulesError(f"meld(): '{self.znames[container]}' is not a zone of groups")
-        cards = sorted(cards if isinstance(cards, list) else [cards],
-                       key=self.game.tables.sort_key)
+        cards = cards if isinstance(cards, list) else [cards]
+        charge(len(cards))
+        cards = sorted(cards, key=self.game.tables.sort_key)
         if not cards:
             raise RuntimeRulesError("meld(): no cards to lay down")
         zid = len(self.zones)
@@ -202,7 +219,7 @@ class Table:
                     loc[c] = d
                     cface[c] = up
             return
-        for _ in range(n):
+        for _ in range(n if order else 0):  # no seat in play: nothing to deal (not n passes)
             for p in order:
                 if not z:
                     raise RuntimeRulesError(f"ran out of cards in '{self.znames[src]}' while "
@@ -214,11 +231,11 @@ class Table:
                 cface[c] = zface[d] if face is None else face == "up"
 
     def fx_show(self, cards: Any) -> None:
-        for c in cards if isinstance(cards, list) else [cards]:
+        for c in charged(cards) if isinstance(cards, list) else [cards]:
             self.face[self._card(c, "show")] = True
 
     def fx_hide(self, cards: Any) -> None:
-        for c in cards if isinstance(cards, list) else [cards]:
+        for c in charged(cards) if isinstance(cards, list) else [cards]:
             self.face[self._card(c, "hide")] = False
 
     def check_invariants(self) -> list[str]:

@@ -123,7 +123,7 @@ class _Builder:
                 self.starts.append(i + 1)
         self.aliases = 0
         self.nodes = 0
-        self.seen: dict[int, int] = {}
+        self.seen: dict[int, Any] = {}  # node -> the plain value built from it
 
     def span(self, node: yaml.Node) -> Span:
         m = node.start_mark
@@ -140,13 +140,12 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise LoadError(f"values are nested more than {MAX_DEPTH} deep", self.span(node))
         # An alias is the same node object met again: count them so that a "billion laughs"
-        # file is refused at once instead of being expanded.
-        key = id(node)
-        if key in self.seen and isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
-            self.aliases += 1
-            if self.aliases > MAX_ALIASES:
-                raise LoadError(f"the file uses more than {MAX_ALIASES} aliases", self.span(node))
-        self.seen[key] = 1
+        # file is refused at once instead of being expanded. Aliases of plain values count
+        # too, and give the value already built (a long text aliased many times reached 4 GB:
+        # each copy kept a position for each of its characters).
+        if isinstance(node, yaml.ScalarNode):
+            return self._plain(node)
+        self._alias(node)
         if node.tag not in _SAFE_TAGS:
             raise LoadError(f"the YAML tag '{node.tag}' is not allowed", self.span(node))
         if isinstance(node, yaml.MappingNode):
@@ -159,7 +158,27 @@ class _Builder:
                 out.append(self.build(item, depth + 1))
                 out.item_spans.append(self.span(item))
             return out
-        return self._scalar(node)
+        raise LoadError("this YAML value is not allowed", self.span(node))  # no other kind
+
+    def _alias(self, node: yaml.Node) -> bool:
+        """Whether ``node`` was met before (an alias), counted against MAX_ALIASES."""
+        key = id(node)
+        if key not in self.seen:
+            self.seen[key] = None
+            return False
+        self.aliases += 1
+        if self.aliases > MAX_ALIASES:
+            raise LoadError(f"the file uses more than {MAX_ALIASES} aliases", self.span(node))
+        return True
+
+    def _plain(self, node: yaml.ScalarNode) -> Any:
+        """A plain value (a value or a key), built once however often it is aliased."""
+        if self._alias(node):
+            return self.seen[id(node)]
+        if node.tag not in _SAFE_TAGS:
+            raise LoadError(f"the YAML tag '{node.tag}' is not allowed", self.span(node))
+        value = self.seen[id(node)] = self._scalar(node)
+        return value
 
     def _map(self, node: yaml.MappingNode, depth: int) -> YMap:
         out = YMap()
@@ -171,7 +190,7 @@ class _Builder:
                 raise LoadError("YAML merge keys ('<<') are not allowed", self.span(knode))
             if not isinstance(knode, yaml.ScalarNode):
                 raise LoadError("a key must be a plain value", self.span(knode))
-            k = self._scalar(knode)
+            k = self._plain(knode)
             if isinstance(k, bool) or k is None:
                 k = knode.value
             k = str(k) if not isinstance(k, YStr) else k

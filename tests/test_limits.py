@@ -8,8 +8,11 @@ the command-line flags that raise the engine's step limits.
 
 from __future__ import annotations
 
+import io
+import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -394,3 +397,242 @@ def test_rounds_and_moves_flags() -> None:
         r = run_cli("simulate", "thirty-one", "--games", "1", *bad)
         assert r.returncode == 2, output(r)
         assert_no_traceback(r)
+
+
+# ---------------------------------------------------------------- issue 15: work, bots, memory
+def load_text_game(tmp_path: Path, name: str, text: str) -> Any:
+    return rulelang.load(str(write(tmp_path, name, text)))
+
+
+def start_with(tmp_path: Path, start: str, max_work: int = 200_000,
+               functions: str = "") -> RuntimeRulesError | Any:
+    """A game of Thirty-One whose round starts with ``start``, set up under a small work
+    allowance: its error, or the state."""
+    game = load_text_game(tmp_path, "w.yaml", "extends: thirty-one\nglobals:\n  junk: 0\n"
+                          + (f"functions:\n{functions}" if functions else "") +
+                          "round:\n  start:\n    - gather(stock); shuffle(stock)\n"
+                          f"    - {start}\n    - deal(stock, hand, 3)\n"
+                          "    - move(top(stock), discard)\n")
+    t0 = time.perf_counter()
+    try:
+        return game.new_state(3, seed=0, max_work=max_work)
+    except RuntimeRulesError as e:
+        assert e.span is not None and e.span.line >= 1, e.render()
+        return e
+    finally:
+        assert time.perf_counter() - t0 < 5
+
+
+# a game of two seats and one round of two steps, whose second step's trigger calls a pure
+# function twice: the second call's result is remembered from earlier games (issue 15, #6)
+HEAVY = FOREVER.replace("round:\n", "functions:\n  heavy(n): \"sum([1 for a in range(n)])\"\n"
+                        "round:\n").replace(
+    '    never: "false"\n  settle:\n    never: pass\n',
+    '    busy:\n      when: "turns == 1 and heavy(300 * top(hand[0]).order) + heavy(5000) < 0"\n'
+    '      end: false\n    done:\n      when: "turns >= 2"\n  settle:\n    done: pass\n'
+    'match:\n  over: "round >= 1"\n')
+
+
+def test_what_a_step_is_charged_does_not_depend_on_what_ran_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # with a warm memo, game 4 ran out of work inside a remembered call (an error with no
+    # place), with a cold one inside the function: --workers 1 and 3 printed different errors
+    from rulelang import sim
+
+    write(tmp_path, "heavy.yaml", HEAVY)
+    monkeypatch.setattr(engine, "MAX_WORK", 14_000)
+
+    def run(workers: int) -> str:
+        with pytest.raises(RuntimeRulesError) as info:
+            sim.run(str(tmp_path / "heavy.yaml"), {}, 2, 12, ["random"] * 2, 37, workers)
+        return info.value.render()
+
+    one = run(1)
+    assert one == run(3)
+    assert "heavy.yaml:8:18: error: the rules looped more than 14000 times" in one
+    # each game charged the same, played first or after the others
+    warm = rulelang.load(str(tmp_path / "heavy.yaml"))
+    for i in range(4):
+        played = sim.play_one(warm, 2, ["random"] * 2, 37, i)["decisions"]
+        cold = rulelang.load(str(tmp_path / "heavy.yaml"))
+        s1, s2 = (g.new_state(2, seed=sim.game_seed(37, i)) for g in (warm, cold))
+        for s in (s1, s2):
+            s.apply_index(0)
+        assert played == 2 and s1.work_done == s2.work_done
+    # a game of a log replays alone as it replays after the others
+    from rulelang import replay
+
+    log = io.StringIO()
+    sim.run(str(tmp_path / "heavy.yaml"), {}, 2, 4, ["random"] * 2, 37, record_to=log)
+    write(tmp_path, "all.jsonl", log.getvalue())
+    write(tmp_path, "one.jsonl", log.getvalue().splitlines()[2] + "\n")
+    for name, games in (("all.jsonl", 4), ("one.jsonl", 1)):
+        report = replay.replay_file(str(tmp_path / name), True)
+        assert report.games == report.ok == games and not report.problems
+
+
+def test_comparisons_and_searches_of_big_lists_are_charged(tmp_path: Path) -> None:
+    # each of these ran for minutes charging one unit per comparison
+    for start in ("x = range(19000); y = range(19000); junk = count(range(2000), i -> x == y)",
+                  "x = range(19000); c = [range(19000)]; junk = count(range(2000), "
+                  "i -> x in c)",
+                  "x = range(19000); junk = size(sort(range(2000), i -> x))",
+                  "x = range(19000); junk = max(range(2000), key: i -> x)",
+                  "x = [range(19000), 1]; junk = count(range(2000), i -> index_of(x, x[0]) "
+                  "> 0)"):
+        e = start_with(tmp_path, f'"{start}"')
+        assert isinstance(e, RuntimeRulesError) and "looped more than 200000" in e.message, \
+            start
+
+
+def test_memo_keys_of_big_arguments_are_not_built_and_small_ones_are_charged(
+        tmp_path: Path) -> None:
+    # a memoised function sorted a key of its 199,000-item argument at every call, uncharged
+    s = start_with(tmp_path, '"x = range(19000); junk = count(range(2000), i -> f(x) > 0)"',
+                   max_work=10**7, functions="  f(h): h[0] + 1\n")
+    assert not isinstance(s, RuntimeRulesError), s.render()
+    fn = s.game.functions["f"].fn
+    assert not fn.__globals__["cache"]  # never keyed
+    from rulelang.runtime import WORK
+
+    WORK[0] = 10**6
+    assert fn(s, [3, 1, 2]) == 4 and fn(s, [1, 2, 3]) == 2
+    assert 10**6 - WORK[0] == 2 * (3 + 1)  # each call: its key's 3 items and the call
+
+
+def test_seat_steps_and_set_sizes_are_checked_before_any_loop(tmp_path: Path) -> None:
+    # next_seat(dealer, 10^15) went round the table 10^15 times
+    s = start_with(tmp_path, "junk = next_seat(dealer, 1000000000000000) + "
+                             "10 * prev_seat(dealer, 999999999999999)")
+    junk = s.g[[n for n, _ in s.game.globals].index("junk")]
+    assert junk == s.next_seat(0, 1) + 10 * s.prev_seat(0, 3)  # 10^15 % 3 == 1
+    for p in range(3):  # no one left to deal to: deal(stock, hand, 10^15) passed 10^15 times
+        s.fx_eliminate(p)
+    zid = s.znames.index
+    s.fx_deal(zid("stock"), zid("hand"), 10**15)
+    for start in ("junk = size(sets(hand[0], -1000000000000000, 3))",
+                  '"junk = size(sets(stock, 3, 4, max_wild: -1))"'):
+        e = start_with(tmp_path, start)
+        assert isinstance(e, RuntimeRulesError) and "a set has at least one card" in e.message
+
+
+def test_listing_moves_charges_every_option_tried(tmp_path: Path) -> None:
+    # five card arguments over the stock: 46^5 tests of `when:` per decision, only the moves
+    # that passed were counted
+    text = FOREVER.replace("      wait: {}", "      wait: {}\n      pick:\n"
+                           "        args: {a: stock, b: stock, c: stock, d: stock, e: stock}\n"
+                           "        when: a == b and b == c and c == d and d == e")
+    game = load_text_game(tmp_path, "five.yaml", text)
+    t0 = time.perf_counter()
+    with pytest.raises(RuntimeRulesError, match="looped more than 100000") as info:
+        game.new_state(2, seed=0, max_work=100_000).legal_moves()
+    assert time.perf_counter() - t0 < 2
+    assert info.value.span.line == text.splitlines().index("      pick:") + 1
+
+
+# a heuristic whose work depends on the hidden cards, and a move whose listing does too
+PEEK = FOREVER.replace("round:\n", "functions:\n  score(p): sum([1 for a in range("
+                       "top(stock).order * 300)])\nheuristic: score\nround:\n").replace(
+    "      wait: {}\n", "      wait:\n        when: sum([1 for a in range(top(stock).order * "
+    "1000)]) >= 0\n      rest: {}\n")
+
+
+def test_a_bots_look_ahead_has_a_budget_of_its_own(tmp_path: Path) -> None:
+    from rulelang.agents import GreedyAgent
+
+    game = load_text_game(tmp_path, "peek.yaml", PEEK)
+    # a real top card of low rank: the real listing fits a step, the samples' may not
+    seed = next(k for k in range(100)
+                if game.tables.order[game.new_state(2, seed=k).zones[0][0]] < 2)
+    s = game.new_state(2, seed=seed, max_work=7_000)
+    assert s.num_moves() == 2
+    before = s.work_done
+    # a sample whose moves cannot be listed within a step is left out (it used to end the
+    # game), and nothing a sample does is counted to the game
+    picks = [GreedyAgent(5).choose_index(s, 0) for _ in range(3)]
+    assert s.work_done == before and len(set(picks)) == 1
+    # a small budget: the bot stops and picks among the moves it judged, the same each time
+    s = game.new_state(2, seed=seed)
+    spent = [GreedyAgent(5, budget=b).choose_index(s, 0) for b in (1, 1, 500, 500, 10**6)]
+    assert spent[0] == spent[1] and spent[2] == spent[3]
+    fresh = game.new_state(2, seed=seed)
+    fresh.num_moves()  # the one listing the bots asked of the real game
+    assert s.work_done == fresh.work_done
+
+
+def test_the_bot_budget_flag(tmp_path: Path) -> None:
+    p = write(tmp_path, "peek.yaml", PEEK.replace("never: \"false\"", "never: turns >= 6")
+              + "match:\n  over: round >= 2\n")
+    outs = []
+    for w in ("1", "2"):
+        r = run_cli("simulate", str(p), "--agents", "greedy", "--games", "4", "--workers", w,
+                    "--bot-work", "2000", "--json")
+        assert r.returncode == 0, output(r)
+        outs.append({k: v for k, v in json.loads(r.stdout).items() if "sec" not in k})
+    assert outs[0] == outs[1]
+    for cmd in ("simulate", "play"):
+        r = run_cli(cmd, str(p), "--bot-work", "0", stdin="q\n")
+        assert r.returncode == 2 and "--bot-work must be at least 1" in r.stderr, output(r)
+
+
+def test_deck_copies_is_bounded_and_checked(tmp_path: Path) -> None:
+    # 10^15 packs took 4 GB while checking; a text ended in a ValueError
+    for value, says in (("1000000000000000", "whole number from 1 to 8"),
+                        ("2.5", "whole number from 1 to 8"), ("0", "whole number from 1 to 8"),
+                        ("\"'two'\"", "must be a number of packs, not str")):
+        p = write(tmp_path, "c.yaml", f"extends: thirty-one\ndeck:\n  copies: {value}\n")
+        err = check(p)
+        assert says in err, err
+        assert err.startswith(f"{p}:3:11: error:"), err
+    p = write(tmp_path, "c.yaml", "extends: thirty-one\nglobals:\n  n: \"'x'\"\ndata:\n"
+              "  packs: {four: 1000000000000000, text: x}\ndeck:\n  copies: packs.four\n")
+    r = run_cli("simulate", str(p), "--games", "1")
+    assert r.returncode == 1 and r.stderr.startswith(f"{p}:7:11: error: deck.copies is "
+                                                     "1000000000000000 with 4 players"), output(r)
+    assert_no_traceback(r)
+
+
+def test_aliases_of_plain_values_count(tmp_path: Path) -> None:
+    # a long text aliased many times: each copy kept a position per character (4 GB)
+    text = "x" * 100_000
+    p = write(tmp_path, "a.yaml", f'name: &a "{text}"\ndata:\n  d: [' +
+              ", ".join(["*a"] * (limits.MAX_ALIASES + 1)) + "]\n")
+    err = check(p)
+    assert f"more than {limits.MAX_ALIASES} aliases" in err
+    data = load_text(f'a: &a "{text}"\nb: [*a, *a]\nc: {{*a: 1}}\n', "ok.yaml")
+    assert data["b"][0] is data["a"] and data["b"][1] is data["a"]  # built once
+
+
+def test_the_memo_is_bounded_by_what_it_holds(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # results of 199,000 items were kept across games (5.8 GB)
+    from rulelang import codegen
+
+    monkeypatch.setattr(codegen, "MEMO_ITEMS", 20_000)
+    s = start_with(tmp_path, '"junk = count(range(200), i -> size(big(i)) > 0) + '
+                             'count(range(5), i -> size(huge(i)) > 0)"', max_work=10**7,
+                   functions="  big(n): range(n, n + 300)\n"
+                             f"  huge(n): range(n, n + {limits.MEMO_RESULT_ITEMS + 1})\n")
+    fns = s.game.functions
+    pool = fns["big"].fn.__globals__["pool"]
+    assert fns["huge"].fn.__globals__["pool"] is pool  # one bound for the whole game
+    assert not fns["huge"].fn.__globals__["cache"]  # too big to keep
+    kept = len(fns["big"].fn.__globals__["cache"])
+    assert 0 < 301 * kept <= pool.used[0] <= 20_000  # 200 results would be 60,200 items
+    assert pool.used[0] == sum(m[0] for m in pool.mine)
+
+
+def test_log_texts_are_bounded(tmp_path: Path) -> None:
+    # log(x) of a list of 199,000 items kept its whole text at every call (3.7 GB)
+    game = load_text_game(tmp_path, "l.yaml", "extends: thirty-one\nround:\n  start:\n"
+                          "    - gather(stock); shuffle(stock)\n"
+                          '    - "x = range(199000); k = 0; while k < 2500 { log(x); k += 1 }"\n'
+                          "    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")
+    t0 = time.perf_counter()
+    s = game.new_state(3, seed=0, record=True)
+    assert time.perf_counter() - t0 < 3
+    assert limits.MAX_LOG_MESSAGES <= len(s.messages) <= 2 * limits.MAX_LOG_MESSAGES
+    assert all(len(m) <= limits.MAX_LOG_TEXT for m in s.messages)
+    assert s.messages[0].startswith("[0, 1, 2,") and s.messages[0].endswith("...")
+    with pytest.raises(RuntimeRulesError, match="looped more than"):
+        game.new_state(3, seed=0, record=True, max_work=100_000)
