@@ -213,11 +213,12 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
         _echo_err(f"no such file or folder: {missing[0]}")
         raise typer.Exit(2)
     passed = failed = 0
+    games: dict[str, Any] = {}  # each rules file compiled once per set of options
     for path, shown in files:
         try:
-            out = run_scenario(path, shown)
+            out = run_scenario(path, shown, games)
         except RuntimeRulesError as e:  # the game's rules went wrong while it ran
-            typer.echo(f"{shown}: FAIL: the rules failed while the scenario ran")
+            _echo(f"{shown}: FAIL: the rules failed while the scenario ran")
             _echo_err(e.render())
             failed += 1
             continue

@@ -40,8 +40,10 @@ def _fail(path: str, reason: str) -> Outcome:
     return Outcome(path, False, reason)
 
 
-def run_scenario(path: Path, shown: str) -> Outcome:
-    """Run one scenario file; ``RulesError`` for a bad file, a failing ``Outcome`` otherwise."""
+def run_scenario(path: Path, shown: str, games: dict[str, Any] | None = None) -> Outcome:
+    """Run one scenario file; ``RulesError`` for a bad file, a failing ``Outcome`` otherwise.
+    ``games`` keeps the games compiled for earlier scenarios of the same run, by rules file and
+    options (a compiled game is immutable; most scenarios of a folder share one)."""
     from . import load
     from .rules import resolve_game, validate
 
@@ -56,10 +58,16 @@ def run_scenario(path: Path, shown: str) -> Outcome:
     if gpath is None:
         raise LoadError(f"game: no rules file or bundled game named '{gname}'",
                         doc.span_of("game"))
-    try:
-        game = load(str(gpath), options=dict(doc.get("options") or {}), allow_any_path=False)
-    except UsageError as e:
-        raise SchemaError(str(e.message), doc.span_of("options")) from None
+    options = dict(doc.get("options") or {})
+    key = repr((str(gpath.resolve()), sorted((str(k), repr(v)) for k, v in options.items())))
+    game = games.get(key) if games is not None else None
+    if game is None:
+        try:
+            game = load(str(gpath), options=options, allow_any_path=False)
+        except UsageError as e:
+            raise SchemaError(str(e.message), doc.span_of("options")) from None
+        if games is not None:
+            games[key] = game
     players = int(doc.get("players", game.default_players))
     seed = int(doc.get("seed", 0))
     try:
