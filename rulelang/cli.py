@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from .errors import RulesError, RulesErrors, RuntimeRulesError, UsageError
-from .limits import MAX_BOT_WORK
+from .limits import MAX_BOT_WORK, MAX_WORKERS
 from .terminal import clean
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -298,6 +298,8 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
                              f"not {n}")
         if games < 1 or workers < 1:
             raise UsageError("--games and --workers must be at least 1")
+        if workers > MAX_WORKERS:
+            raise UsageError(f"--workers may be at most {MAX_WORKERS}")
         _check_bot_work(bot_work)
         names = parse_agents(agents, n)
         path = g.path if Path(g.path).is_file() else game

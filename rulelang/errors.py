@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from .compat import SLOTS
+from .limits import HINT_CANDIDATES, HINT_NAMES, HINTS_PER_FILE
 from .terminal import clean
 
 
@@ -133,13 +134,8 @@ class RulesErrors(RulesError):
 
 # Hints are bounded so that a file with thousands of unknown names among thousands of known
 # ones is checked in seconds (difflib compares a name with every candidate: each with each
-# took minutes): the known names looked at per hint, the candidates compared with the name
-# (those of a length that can be close, the ones sharing its first letter first), and the
-# hints worked out per file (``reset_hints``, at the start of each build); past that, an
-# unknown name is reported without one. A hint asked again is remembered.
-HINT_NAMES = 5_000
-HINT_CANDIDATES = 100
-HINTS_PER_FILE = 100
+# took minutes): the bounds are in limits.py. Past them, an unknown name is reported without a
+# hint. A hint asked again is remembered.
 _hints: dict[tuple[str, tuple[str, ...]], str] = {}
 _hints_left = [HINTS_PER_FILE]
 

@@ -17,6 +17,14 @@ MAX_EXTENDS_DEPTH = 8  # a chain of extends:
 # the largest deck when the file is checked (10^15 packs took 4 GB there)
 MAX_COPIES = 8
 
+# ---------------------------------------------------------------- did-you-mean hints (errors)
+# the known names looked at per hint, the candidates compared with the unknown name (those of a
+# length that can be close, the ones sharing its first letter first), the hints worked out per
+# file: a file of thousands of unknown names among thousands of known ones checks in seconds
+HINT_NAMES = 5_000
+HINT_CANDIDATES = 100
+HINTS_PER_FILE = 100
+
 # ---------------------------------------------------------------- parsing rules text (parse)
 MAX_SOURCE_CHARS = 20_000  # one expression or effect string
 MAX_PARSE_DEPTH = 60  # nesting of expressions and blocks
@@ -88,3 +96,4 @@ MAX_BOT_WORK = 2_000_000
 
 # ---------------------------------------------------------------- simulation (sim)
 MAX_DECISIONS_PER_GAME = 2_000_000
+MAX_WORKERS = 256  # simulate --workers: processes started at once
