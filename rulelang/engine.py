@@ -112,8 +112,9 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self._entries: list[tuple[ActionDef, tuple]] | None = None
         self._legal: dict[str, tuple[ActionDef, tuple]] | None = None
         self._legal_list: list[str] | None = None
-        # with one pack, different legal entries always have different texts, so bots that
-        # count moves need no texts at all
+        # with one pack, different legal entries have different texts (those of actions whose
+        # options may repeat a move are made so: movekeys.drop_repeats), so bots that count
+        # moves need no texts at all
         self._unique = game.copies == 1 and game.deck.jokers <= 1
         self._moves: list[tuple[ActionDef, tuple]] = []
         self._moves_of: Any = None  # the entries list that _moves was made from

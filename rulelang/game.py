@@ -83,6 +83,10 @@ class ActionDef:
     key_mode: tuple[str, str, int] | None = None
     # where each argument's options are written (``args:``), for errors raised listing them
     arg_spans: list[Span] = field(default_factory=list)
+    # every argument takes cards read from zones, each zone once (``hand[me]``, ``up + down``):
+    # with one pack, two of its legal entries then never have the same move text. Any other
+    # options (a list of lists, ``hand[me] + hand[me]``, numbers) may repeat a move
+    distinct: bool = False
 
 
 @dataclass
@@ -157,6 +161,8 @@ class Game:
     conserved: list[tuple[str, Unit]]
     ended_by: list[str]
     doc: Any = field(repr=False, default=None)
+    # every action's options are ActionDef.distinct (with one pack: no two entries one move)
+    moves_distinct: bool = False
     # the checker's type of what each global and counter is given (its starting value and every
     # assignment): how a view shows it and whether a sampled world remaps it (``card_kind``)
     global_types: dict[str, str] = field(default_factory=dict)

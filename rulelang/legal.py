@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import RuntimeRulesError
 from .game import ActionDef
-from .movekeys import distinct_entries
+from .movekeys import distinct_entries, drop_repeats
 from .movetext import canon_move
 from .runtime import LIMIT, WORK
 
@@ -68,6 +68,8 @@ class LegalMoves:
             # listing the moves is work of its own, counted to this state
             WORK[0] = LIMIT[0] = self.max_work
             entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
+            if self._unique and not self.game.moves_distinct:
+                entries = drop_repeats(self, entries)
             self._count_work()
             if not entries:
                 ph = self.game.phases[self.phase]

@@ -115,6 +115,44 @@ def distinct_entries(S: Any, entries: list) -> list:
     return out
 
 
+def drop_repeats(S: Any, entries: list) -> list:
+    """With one pack, the entries of actions whose options may repeat a move (not
+    ``ActionDef.distinct``: ``[bottom(hand[me], 3), top(hand[me], 3)]`` when the hand holds
+    three cards) kept once per move text, so that counting moves (``num_moves``) agrees with
+    ``legal_moves()``. With one pack a card id is a card, so cards are keyed by id: a list of
+    cards by the set of its ids, as its text lists them in canonical order."""
+    seen: set[Any] = set()
+    out = []
+    for e in entries:
+        action, args = e
+        if action.distinct:
+            out.append(e)
+            continue
+        k = _id_key(S, action, args)
+        if k not in seen:
+            seen.add(k)
+            out.append(e)
+    return out
+
+
+def _id_key(S: Any, action: Any, args: tuple) -> Any:
+    """A key of an entry equal exactly when the move texts are (one pack; see drop_repeats)."""
+    n = S.ncards
+    parts: list[Any] = [action.name]
+    for v, spec in zip(args, action.args):
+        typ = spec[2]
+        if typ == "card" and type(v) is int and 0 <= v < n:
+            parts.append(v)
+        elif type(v) is Group:
+            parts.append(("group", v.label()))
+        elif type(v) is list and typ in _CARD_LISTS and all(
+                type(c) is int and 0 <= c < n for c in v):
+            parts.append(("cards", tuple(sorted(v))))
+        else:
+            return ("text", S.move_key(action, args))
+    return tuple(parts)
+
+
 _NAME, _CARD, _CARDS, _KEYED, _TEXT = range(5)
 
 

@@ -216,3 +216,27 @@ def test_distinct_moves_of_melds_groups_and_hidden_cards_are_those_of_the_texts(
         got = [(a.name, _plain(list(args))) for a, args in s._distinct()]
         assert got == _by_text(s)
         assert len(got) < len(s._entries)  # equal cards of the two packs were one move
+
+
+def test_options_that_repeat_a_move_are_counted_once(tmp_path: Path) -> None:
+    # one pack, but `keep`'s two options are the same three cards once the hand holds three
+    # (found by the fuzzer): num_moves() counted both, legal_moves() one, and a bot's index
+    # fell off the end of the list
+    p = tmp_path / "keep-always.yaml"
+    p.write_text("extends: thirty-one-switch\nphases:\n  draw:\n    actions:\n"
+                 "      keep:\n        when: 'true'\n", encoding="utf-8")
+    game = rulelang.load(str(p))
+    assert not game.moves_distinct
+    assert rulelang.load("thirty-one").moves_distinct  # zones, each read once: no check
+    rng = random.Random(3)
+    repeats = 0
+    for seed in range(4):
+        s = game.new_state(None, seed=seed, record=False)
+        for _ in range(60):
+            if s.is_over():
+                break
+            texts = s.legal_moves()
+            assert s.num_moves() == len(texts) == len(set(texts))
+            repeats += sum(1 for t in texts if t.startswith("keep"))
+            s.apply_index(int(rng.random() * s.num_moves()))
+    assert repeats
