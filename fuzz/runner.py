@@ -152,10 +152,11 @@ def simulate_case(path: Path, games: int = 2, timeout: float = 30.0, seed: int =
         with time_bound(timeout):
             game = load(str(path))
             for i in range(games):
+                # small allowances: a hostile file may spend each one to the end
                 state = game.new_state(None, seed=seed + i, max_round_steps=20_000,
-                                       max_game_steps=200_000)
+                                       max_game_steps=200_000, max_work=500_000)
                 rand = [make_agent("random", seed + p) for p in range(state.n)]
-                greedy = [make_agent("greedy", seed + p) for p in range(state.n)]
+                greedy = [make_agent("greedy", seed + p, 500_000) for p in range(state.n)]
                 k = 0
                 while not state.is_over() and k < max_decisions:
                     p = state.current_player()
@@ -224,10 +225,12 @@ def commands_case(path: Path, seed: int, workdir: Path) -> tuple[str, str]:
     (outcome, detail). Exit 0 or 1 with no traceback and no control character is fine."""
     log = workdir / "fuzz-log.jsonl"
     runs = [
-        ["simulate", str(path), "--games", "2", "--seed", str(seed), "--agents", "greedy,random",
-         "--max-steps", "20000", "--record", str(log), "--check"],
+        ["simulate", str(path), "--games", "1", "--seed", str(seed), "--agents", "greedy,random",
+         "--max-steps", "2000", "--max-work", "500000", "--bot-work", "500000",
+         "--record", str(log), "--check"],
         ["replay", str(log)],
-        ["play", str(path), "--seed", str(seed), "--agents", "random"],
+        ["play", str(path), "--seed", str(seed), "--agents", "greedy", "--bot-work", "500000",
+         "--max-work", "500000"],
     ]
     for args in runs:
         if args[0] == "replay" and not log.exists():
@@ -270,7 +273,9 @@ def run_case(seed: int, i: int, bases: list[Path], workdir: Path, timeout: float
         s_out, s_detail = simulate_case(path, timeout=timeout * 3, seed=i)
         if s_out == "ok" and commands:
             try:
-                with time_bound(timeout * 3):
+                # three commands, each a whole game: a hostile file may legitimately spend
+                # every allowance of every step (each small here) in each
+                with time_bound(timeout * 6):
                     s_out, s_detail = commands_case(path, i, workdir)
             except Hang as e:
                 s_out, s_detail = "hang", f"commands: {e}"

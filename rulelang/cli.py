@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from .errors import RulesError, RulesErrors, RuntimeRulesError, UsageError
-from .limits import MAX_BOT_WORK, MAX_WORKERS
+from .limits import MAX_BOT_WORK, MAX_WORK, MAX_WORKERS
 from .terminal import clean
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -272,6 +272,8 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
                                            "(default 5,000)"),
              max_rounds: int = typer.Option(None, help="rounds allowed in one match "
                                             "(default 1,000,000)"),
+             max_work: int = typer.Option(None, help="work allowed in one engine step "
+                                          f"(default {MAX_WORK:,})"),
              bot_work: int = typer.Option(None, help=BOT_WORK_HELP),
              allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
              ) -> None:
@@ -287,7 +289,8 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         for flag, key, v in (("--max-steps", "max_game_steps", max_steps),
                              ("--max-round-steps", "max_round_steps", max_round_steps),
                              ("--max-moves", "max_moves", max_moves),
-                             ("--max-rounds", "max_rounds", max_rounds)):
+                             ("--max-rounds", "max_rounds", max_rounds),
+                             ("--max-work", "max_work", max_work)):
             if v is not None:
                 if v < 1:
                     raise UsageError(f"{flag} must be at least 1")
@@ -419,6 +422,8 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
          agents: str = typer.Option("greedy", help="bots for the other seats, by seat"),
          seed: int = typer.Option(None, help="the seed (default: random)"),
          option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
+         max_work: int = typer.Option(None, help="work allowed in one engine step "
+                                      f"(default {MAX_WORK:,})"),
          bot_work: int = typer.Option(None, help=BOT_WORK_HELP),
          allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
          ) -> None:
@@ -439,8 +444,10 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
             raise UsageError(f"--seat must be from 0 to {n - 1}")
         names = parse_agents(agents, n)
         _check_bot_work(bot_work)
+        if max_work is not None and max_work < 1:
+            raise UsageError("--max-work must be at least 1")
         s = seed if seed is not None else random.randrange(1_000_000)
-        code = play_game(g, n, seat, names, s, bot_work=bot_work)
+        code = play_game(g, n, seat, names, s, bot_work=bot_work, max_work=max_work)
     except RulesError as e:
         _fail(e)
         return

@@ -221,7 +221,8 @@ def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow
     if not isinstance(limits, dict):
         raise LoadError(f"not a replay line: limits is {_short(limits)}, not a mapping")
     limits = {k: _whole(limits, k, 1) for k in limits
-              if k in ("max_round_steps", "max_game_steps", "max_moves", "max_rounds")}
+              if k in ("max_round_steps", "max_game_steps", "max_moves", "max_rounds",
+                       "max_work")}
     options = {str(k): v for k, v in (rec.get("options") or {}).items()}
     key = json.dumps([rec["game"], sorted(options.items())], default=str)
     game = games.get(key)
