@@ -172,6 +172,7 @@ def test_simulate_with_workers_ctrl_c_in_a_terminal() -> None:
     ["simulate", "thirty-one", "--games", "many"], ["simulate", "thirty-one", "--seed", "x"],
     ["simulate", "thirty-one", "--players", "999999999999999999999"],
     ["simulate", "thirty-one", "--workers", "100000"],
+    ["simulate", "thirty-one", "--max-work", "0"], ["play", "thirty-one", "--max-work", "0"],
     ["play", "thirty-one", "--seat", "99999999999999999999"],
     ["play", "thirty-one", "--option", "lives=1.5"],
     ["score", "thirty-one"], ["nonsense-command"], ["check"], ["replay"],
