@@ -305,7 +305,7 @@ class Builder:
                 if tree is not None:
                     fn, uf.ret = c.expr(tree, sc)
                     uf.tree, uf.size = tree, sum(1 for _ in N.walk(tree))
-                    uf.order_free = tuple(order_free(tree, p) for p in uf.params)
+                    uf.order_free = tuple(order_free(tree, p, functions) for p in uf.params)
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
             install(uf, fn, c.cg)

@@ -27,6 +27,7 @@ from .limits import (
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
+from .runtime import brief
 from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
 
@@ -197,9 +198,21 @@ class Calls:
         if t in ("group", "any"):
             def group_zone(S: Any, F: list) -> int:
                 g = f(S, F)
-                if not isinstance(g, Group):
-                    raise RuntimeRulesError("expected a zone or a group on the table here")
-                return g.zid
+                if isinstance(g, Group):
+                    return g.zid
+                if type(g) is list:
+                    # a zone passed as a value (a procedure's parameter) is the zone's own
+                    # list of cards: that list, not a copy of it, names the zone
+                    for zid, cards in enumerate(S.zones):
+                        if cards is g:
+                            return zid
+                    what = ("the groups of a zone of groups, which only its name can stand for"
+                            if g and isinstance(g[0], Group) else
+                            "a list that is no zone (a copy of one?)")
+                else:
+                    what = brief(g)
+                raise RuntimeRulesError(f"expected a zone or a group on the table here, got "
+                                        f"{what}")
             return group_zone, False
         self.err(f"expected a zone here (one of {', '.join(sym.zones)}), got {t}", node.span)
         return (lambda S, F: 0), False

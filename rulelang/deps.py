@@ -236,7 +236,8 @@ class Deps:
                 assigned: dict[str, N.Node], rebound: set[str]) -> set[str]:
         """The zone a moved card comes from: ``top(Z)``/``bottom(Z)``; before any card has
         moved in the block, a name given such a card, or an argument chosen from a zone."""
-        if isinstance(x, N.Call) and x.func in ("top", "bottom") and x.args:
+        if isinstance(x, N.Call) and x.func in ("top", "bottom") and x.args \
+                and x.func not in self.functions:  # a function of that name hides the built-in
             return self._zone_key(x.args[0], me_ok)
         if isinstance(x, N.Name):
             if x.id in assigned:
@@ -260,7 +261,8 @@ class Deps:
         rebound: set[str] = set()
         for st in stmts:
             call = st.call if isinstance(st, N.ExprStmt) else None
-            if call is not None and call.func == "move" and len(call.args) >= 2:
+            if call is not None and call.func == "move" and len(call.args) >= 2 \
+                    and "move" not in self.functions:
                 out |= self._zone_key(call.args[1], me_ok)
                 out |= (self._source(call.args[0], me_ok, args, assigned, rebound) if not moved
                         else self._source(call.args[0], me_ok, {}, {}, set()))
@@ -290,7 +292,7 @@ class Deps:
             return None
         conj = list(tree.values) if isinstance(tree, N.BoolOp) and tree.op == "and" else [tree]
         found = [i for i, c in enumerate(conj) if isinstance(c, N.Call) and c.func == "any"
-                 and len(c.args) == 1 and not c.kwargs
+                 and "any" not in self.functions and len(c.args) == 1 and not c.kwargs
                  and isinstance(c.args[0], N.Comprehension) and len(c.args[0].clauses) == 1
                  and isinstance(c.args[0].clauses[0][1], N.Name)
                  and c.args[0].clauses[0][1].id == "players"]

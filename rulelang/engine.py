@@ -402,11 +402,13 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.events = []
         self.actor = self.dealer
         self._ctr0 = [row[:] for row in self.ctr]
-        if g.round_start is not None:
+        spec, self._deal_override = self._deal_override, None
+        if spec is not None and g.round_start is not None:
+            self.deal_fixed(spec, g.round_start)  # a scenario's deal, dealt by round.start
+        elif g.round_start is not None:
             g.round_start(self)
-        if self._deal_override is not None:
-            self.lay_out(self._deal_override)
-            self._deal_override = None
+        elif spec is not None:
+            self.lay_out(spec)
         self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
                      else self.dealer)
         self.phase = g.first_phase

@@ -71,15 +71,16 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
     uf.fn = func
 
 
-def order_free(tree: N.Node, param: str) -> bool:
+def order_free(tree: N.Node, param: str, own: Any = ()) -> bool:
     """Whether the order of the list passed as ``param`` cannot matter: it is only looped over
     by a comprehension that sum/max/min/any/all reduce, sized, or searched with ``in``. (A
-    hand evaluator then judges A K Q and K Q A once, not six times.)"""
+    hand evaluator then judges A K Q and K Q A once, not six times.) ``own``: the rules
+    file's functions, which hide the built-ins of their names."""
     uses = allowed = 0
     for n in N.walk(tree):
         if isinstance(n, N.Name) and n.id == param:
             uses += 1
-        elif isinstance(n, N.Call) and len(n.args) == 1 and not n.kwargs:
+        elif isinstance(n, N.Call) and len(n.args) == 1 and not n.kwargs and n.func not in own:
             arg = n.args[0]
             if (b := BUILTINS.get(n.func)) is not None and b.order_free and isinstance(
                     arg, N.Comprehension):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import ENGINE_FORMAT  # what a seed means: the engine alone knows when it changes
-from .errors import LoadError, RulesError, Span, UsageError
+from .errors import LoadError, RulesError, RuntimeRulesError, Span, UsageError
 from .seeds import game_seed
 
 # the earlier engine formats, named for the message that refuses their logs
@@ -248,6 +248,10 @@ def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow
                     "move")
         try:
             state.apply(str(move))
+        except RuntimeRulesError as e:  # the rules failed: not the move being rejected
+            where = f" ({e.span})" if e.span.line else ""
+            return f"the rules failed while playing move {k} (P{seat}: '{move}'){where}: " \
+                   f"{e.message}"
         except RulesError as e:
             return f"move {k} (P{seat}: '{move}') was rejected: {e.message}"
     if not state.is_over():

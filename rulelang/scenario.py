@@ -83,8 +83,8 @@ def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
                            start=dict(doc.get("start") or {}) or None,
                            deal=dict(doc.get("deal") or {}) or None,
                            auto_continue=bool(doc.get("continue", False)))
-    except UsageError as e:
-        raise SchemaError(e.message, doc.span) from None
+    except UsageError as e:  # at the place in the scenario it names (a zone of deal:)
+        raise SchemaError(e.message, e.span if e.span.line else doc.span) from None
     moves = doc.get("moves") or YList()
     for i, m in enumerate(moves):
         mspan = moves.span_of(i) if isinstance(moves, YList) else doc.span
@@ -102,6 +102,9 @@ def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
                 continue
             try:
                 S.apply(move)
+            except RuntimeRulesError as e:  # the rules failed: not the move being rejected
+                e.add_context(f"while trying move {i + 1} ('{m}'), which should be illegal")
+                raise
             except RulesError:
                 if _fingerprint(S) != _fingerprint(before):
                     return _fail(shown, f"move {i + 1} ('{m}'): the rejected move changed "
@@ -135,6 +138,11 @@ def _split_move(m: str, span: Span) -> tuple[int, str]:
     return int(head), rest.strip()
 
 
+def _move_text(m: str) -> str:
+    """A move as a scenario wrote it, its cards in canonical notation (``10h`` is ``TH``)."""
+    return " ".join(normalize(tok) or tok for tok in m.split())
+
+
 def _fingerprint(S: Any) -> Any:
     return (repr(S.zones), repr(S.ctr), repr(S.g), S.phase, S.turn, S.actor, S.status,
             repr(S.active))
@@ -156,6 +164,7 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
 
     g = S.game
     checks: list[tuple[str, Any, Any]] = []
+    notes: dict[str, str] = {}  # what a failed check adds to its message
     zones = {z.name: z for z in g.zones}
     for key, want in expect.items():
         if key == "round_over":
@@ -220,8 +229,17 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
         elif key == "to_move":
             got = S.current_player()
         elif key == "legal":
-            got = sorted(canon_move(m) for m in S.legal_moves())
-            want = sorted(canon_move(m) for m in want)
+            # compared as canon_move keys (any case, 10 for T), shown as move texts
+            texts = {canon_move(m): m for m in S.legal_moves()}
+            wanted = {canon_move(str(m)): texts.get(canon_move(str(m))) or _move_text(str(m))
+                      for m in want}
+            want, got = sorted(wanted.values()), sorted(texts.values())
+            if set(wanted) != set(texts):
+                missing = sorted(wanted[k] for k in set(wanted) - set(texts))
+                extra = sorted(texts[k] for k in set(texts) - set(wanted))
+                parts = ([f"not legal: {_show(missing)}"] if missing else []) + \
+                    ([f"legal too: {_show(extra)}"] if extra else [])
+                notes["legal"] = f" ({'; '.join(parts)})"
         elif key == "dealer":
             got = S.dealer
         elif key == "round":
@@ -231,7 +249,8 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
         checks.append((key, want, got))
     for key, want, got in checks:
         if not _eq(want, got):
-            return _fail(shown, f"expected {key} = {_show(want)}, got {_show(got)}")
+            return _fail(shown, f"expected {key} = {_show(want)}, got {_show(got)}"
+                                f"{notes.get(key, '')}")
     return Outcome(shown, True)
 
 

@@ -94,8 +94,9 @@ class Statements:
         call = n.call
         self._in_stmt = True
         try:
-            b = BUILTINS.get(call.func)
-            user = b is None and (call.func in self.sym.functions or call.func == "super")
+            # the rules file's own functions and procedures hide built-ins of the same name
+            user = call.func in self.sym.functions or call.func == "super"
+            b = None if user else BUILTINS.get(call.func)
             if user:
                 uf = self.sym.functions.get(call.func)
                 if uf is not None and not uf.effect:

@@ -17,7 +17,7 @@ from .builtins import Group, charged
 from .cards import normalize
 from .errors import RuntimeRulesError, UsageError
 from .limits import MAX_COPIES
-from .runtime import brief, charge, clipped_text
+from .runtime import WORK, brief, charge, clipped_text
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
 
@@ -273,44 +273,64 @@ class Table:
         return problems
 
     def lay_out(self, spec: dict[str, Any]) -> None:
-        """Lay out the named zones exactly as given (top first); every other zone keeps its size,
-        refilled from the remaining cards; the home zone (the stock) takes the rest, shuffled under
-        what the scenario puts on top of it."""
+        """Lay out the named zones exactly as given (top first; a zone of groups: its groups,
+        each laid as ``meld`` lays one); every other zone keeps its size, refilled from the
+        remaining cards; the home zone (the stock) takes the rest, shuffled under what the
+        scenario puts on top of it."""
         g = self.game
         names = {z.name: z for z in g.zones}
         by_name: dict[str, list[int]] = {}
         for c in range(self.ncards):
             by_name.setdefault(g.tables.name[c], []).append(c)
         wanted: dict[int, list[int]] = {}  # zone id -> cards, top first
+        melds: list[tuple[int, list[int]]] = []  # (container zone, cards), in the order given
         taken: set[int] = set()
+        here: Any = None  # where the scenario gave the zone being laid out
 
         def pick(text: Any, where: str) -> int:
             name = normalize(str(text))
             if name is None:
-                raise UsageError(f"deal: {where}: '{text}' is not a card")
+                raise UsageError(f"deal: {where}: '{text}' is not a card", here)
             for c in by_name.get(name, []):
                 if c not in taken:
                     taken.add(c)
                     return c
             have = len(by_name.get(name, []))
             raise UsageError(f"deal: {where}: {name} is listed more times than the deck holds "
-                             f"({have})")
+                             f"({have})", here)
 
         for zname, cards in spec.items():
+            here = getattr(cards, "span", None)  # a scenario's list knows its place
             if zname not in names:
                 raise UsageError(f"deal: '{zname}' is not a zone of this game "
-                                 f"(zones: {', '.join(names)})")
+                                 f"(zones: {', '.join(names)})", here)
             zd = names[zname]
-            if zd.per_player:
+            if zd.groups:
+                per = cards if zd.per_player else [cards]
+                if not _groups_shape(per, self.n if zd.per_player else 1):
+                    raise UsageError(
+                        f"deal: '{zname}' is a zone of groups: give "
+                        + (f"one list of groups per seat ({self.n} lists), like [[[5S, 5H, 5D]], "
+                           "[]]" if zd.per_player else "a list of groups, like [[5S, 5H, 5D]]")
+                        + ", each group a list of one or more cards", here)
+                for p, grs in enumerate(per):
+                    z = zd.first_id + p
+                    wanted[z] = []
+                    for gz in self.groups.pop(z, ()):  # the groups laid before are replaced
+                        wanted[gz] = []
+                    where = f"{zname}[{p}]" if zd.per_player else zname
+                    melds.extend((z, [pick(x, f"{where}[{k}]") for x in gr])
+                                 for k, gr in enumerate(grs))
+            elif zd.per_player:
                 if not isinstance(cards, list) or len(cards) != self.n or not all(
                         isinstance(x, list) for x in cards):
                     raise UsageError(f"deal: '{zname}' is a zone of each player: give one list per "
-                                     f"seat ({self.n} lists)")
+                                     f"seat ({self.n} lists)", here)
                 for p, cs in enumerate(cards):
                     wanted[zd.first_id + p] = [pick(x, f"{zname}[{p}]") for x in cs]
             else:
                 if not isinstance(cards, list):
-                    raise UsageError(f"deal: '{zname}' needs a list of cards, top first")
+                    raise UsageError(f"deal: '{zname}' needs a list of cards, top first", here)
                 wanted[zd.first_id] = [pick(x, zname) for x in cards]
         home = g.home_zone
         # every other zone keeps its cards unless the scenario placed them elsewhere
@@ -334,12 +354,94 @@ class Table:
             self.zones[z] = list(cs)
         for z, cs in keep.items():
             self.zones[z] = cs
+        # the groups' cards wait at the bottom of the home zone, from where meld lays them
         if home in wanted:
             self.zones[home] = wanted[home] + free
         else:
             self.zones[home] = free
+        self.zones[home].extend(c for _z, cs in melds for c in cs)
         for z, cs in enumerate(self.zones):
             up = self.zface[z]
             for c in cs:
                 self.loc[c] = z
                 self.face[c] = up
+        for z, cs in melds:
+            self.fx_meld(cs, z)
+
+    def deal_fixed(self, spec: dict[str, Any], round_start: Callable[[Any], None]) -> None:
+        """Start a round on a scenario's fixed deal: round.start runs on a deck stacked so
+        that it deals these cards, so that what it works out from them (an upcard's suit,
+        who holds a card) describes this deal; then the position is exactly the scenario's.
+
+        A first run, on a copy, deals at random and lays out the scenario's cards over it:
+        the position the old way gave, with the same random cards in the zones the scenario
+        leaves. Each card of that run's deal is then matched with the card the scenario put
+        in its place, and round.start runs again on this state with every card renamed by
+        that matching as soon as its last ``gather`` has made the pack (a gather sorts it,
+        which would undo the renaming), so that its shuffle and deal bring each card where
+        the scenario put it. What the rules did not deal there (a hand given more cards than
+        the rules deal it, groups laid on the table) is put in place afterwards, with the
+        random draws the first run left."""
+        first = self.clone()  # type: ignore[attr-defined]
+        work = WORK[0]
+        gathers = _watch_gathers(first)
+        round_start(first)
+        del first.fx_gather
+        dealt = [cs[:] for cs in first.zones]
+        first.lay_out(spec)
+        laid = first.zones
+        rename: dict[int, int] = {}
+        for z, cs in enumerate(dealt):
+            rename.update(zip(cs, laid[z] if z < len(laid) else ()))
+        rest = [c for c in range(self.ncards) if c not in rename]
+        targets = set(rename.values())
+        rename.update(zip(rest, [c for c in range(self.ncards) if c not in targets]))
+        WORK[0] = work  # the first run was the engine's, not the rules' work
+        perm = [rename[c] for c in range(self.ncards)]
+        if gathers[0]:
+            _watch_gathers(self, gathers[0], lambda: self._rename(perm))
+        else:
+            self._rename(perm)
+        try:
+            round_start(self)
+        finally:
+            self.__dict__.pop("fx_gather", None)
+        # the scenario's position exactly: a card where the rules put it keeps its face
+        for c in range(self.ncards):
+            if self.loc[c] != first.loc[c]:
+                self.face[c] = first.face[c]
+        self.zones, self.loc, self.groups = first.zones, first.loc, first.groups
+        self.znames, self.zowner = first.znames, first.zowner
+        self.zvis, self.zface = first.zvis, first.zface
+        self.rng = first.rng
+
+    def _rename(self, perm: list[int]) -> None:
+        """Call card ``c`` ``perm[c]`` wherever it lies (zones keep their lists)."""
+        loc, face = self.loc[:], self.face[:]
+        for cs in self.zones:
+            cs[:] = [perm[c] for c in cs]
+        for c, d in enumerate(perm):
+            self.loc[d] = loc[c]
+            self.face[d] = face[c]
+
+
+def _groups_shape(per: Any, n: int) -> bool:
+    """Whether ``per`` is ``n`` lists of groups, each a non-empty list of cards."""
+    return isinstance(per, list) and len(per) == n and all(
+        isinstance(grs, list) and all(isinstance(gr, list) and gr and not any(
+            isinstance(x, (list, dict)) for x in gr) for gr in grs) for grs in per)
+
+
+def _watch_gathers(S: Any, k: int = 0, then: Callable[[], None] | None = None) -> list[int]:
+    """Count the gathers ``S`` makes from now on (in the list returned) and call ``then`` after
+    the k-th: its ``fx_gather`` is wrapped on the instance, until that attribute is deleted."""
+    calls = [0]
+    gather = S.fx_gather
+
+    def counted(zid: int) -> None:
+        gather(zid)
+        calls[0] += 1
+        if calls[0] == k and then is not None:
+            then()
+    S.fx_gather = counted
+    return calls

@@ -639,3 +639,53 @@ def test_run_time_errors_name_the_rules_text_the_game_and_its_seed(
         e.message
     rendered = e.render().splitlines()
     assert rendered[0].startswith(f"{p}:{line}:") and rendered[2].strip() == "^"
+
+
+# ---------------------------------------------------------------- procedures (issue 16)
+PROCS = """extends: thirty-one
+functions:
+  all(xs): first(xs)
+  lead(cards): all(c.order > 5 for c in cards)
+procedures:
+  put(c, z):
+    - move(c, z)
+  show(c):
+    - put(c, TARGET)
+phases:
+  discard:
+    actions:
+      discard:
+        do: show(c)
+"""
+
+
+def test_a_procedure_hides_a_built_in_and_takes_a_zone(tmp_path: Path) -> None:
+    """A procedure named like a built-in (show) is the one an effect line calls (and a function
+    named like one, all, the one an expression calls, its results remembered by the cards' order
+    where that matters); a zone passed to a procedure is a target for move, while a copy of a
+    zone is no zone: a located error."""
+    from rulelang.errors import RuntimeRulesError
+
+    for target in ("discard", "hand[next_seat(me)]", "discard + []"):
+        p = tmp_path / "procs.yaml"
+        p.write_text(PROCS.replace("TARGET", target), encoding="utf-8")
+        s = rulelang.load(str(p)).new_state(3, seed=1)
+        # the function all, not the built-in: the order of the cards given to lead matters
+        ids = s.game.tables.ids_by_name()
+        lead, cards = s.game.functions["lead"].fn, [ids["AS"][0], ids["2S"][0]]
+        assert lead(s, cards) is True and lead(s, cards[::-1]) is False
+        s.apply("draw stock")
+        card = hand(s, s.current_player())[0]
+        mover = s.current_player()
+        if target == "discard + []":
+            with pytest.raises(RuntimeRulesError) as info:
+                s.apply(f"discard {card}")
+            assert "a list that is no zone" in info.value.message
+            line = PROCS.splitlines().index("    - move(c, z)") + 1
+            assert (info.value.span.path, info.value.span.line) == (str(p), line)
+            continue
+        s.apply(f"discard {card}")
+        assert card not in hand(s, mover)
+        into = names(s, s.zones[zone_id(s.game, "discard")]) if target == "discard" else \
+            hand(s, (mover + 1) % 3)
+        assert into[0] == card
