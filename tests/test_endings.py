@@ -53,7 +53,9 @@ class Drive:
 
 
 NO_KNOCK = ("knock",)
-THIRTY_ONE = [Drive(("knock",), 4), Drive(("stock_exhausted",), 3, avoid=NO_KNOCK),
+# the options that are off by default are played in one drive of their game each
+THIRTY_ONE = [Drive(("knock",), 4),
+              Drive(("stock_exhausted",), 3, {"throw_back": True}, avoid=NO_KNOCK),
               Drive(("blitz",), 3, avoid=NO_KNOCK, greedy=1.0)]
 DRIVES: dict[str, list[Drive]] = {
     "thirty-one": THIRTY_ONE,
@@ -63,11 +65,14 @@ DRIVES: dict[str, list[Drive]] = {
     "thirty-one-no-elimination": THIRTY_ONE,
     # an exchange with the widow draws nothing: without it the stock runs down
     "thirty-one-banking": [
-        THIRTY_ONE[0], Drive(("stock_exhausted",), 3, avoid=("knock", "exchange")), THIRTY_ONE[2]],
+        THIRTY_ONE[0],
+        Drive(("stock_exhausted",), 3, {"throw_back": True}, avoid=("knock", "exchange")),
+        THIRTY_ONE[2]],
     "thirty-one-switch": [
         Drive(("knock",), 4), Drive(("turn_limit",), 3, avoid=NO_KNOCK),
         Drive(("blitz",), 3, avoid=NO_KNOCK, greedy=1.0),
-        Drive(("restart",), 3, {"restart": True}, prefer=("restart",), greedy=0.5)],
+        Drive(("restart",), 3, {"restart": True, "renew_choice": True, "knock_after_renew": False},
+              prefer=("restart",), greedy=0.5)],
     "stop-the-bus": [Drive(("knock",), 4), Drive(("turn_limit",), 3, avoid=NO_KNOCK)],
     "greek-31": [Drive(("showdown", "dealer_bust", "dealer_31"), 4)],
     "greek-31-heath": [Drive(("showdown", "dealer_bust", "dealer_31"), 4)],
