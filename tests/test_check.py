@@ -146,7 +146,7 @@ def test_exact_positions_of_a_few_cases(tmp_path: Path) -> None:
 
 
 def test_type_error_points_at_the_operand(tmp_path: Path) -> None:
-    case = Case("rank-plus", "when: c != taken", "when: c.rank + 1 != taken", "c.rank",
+    case = Case("rank-plus", "or c != taken", "or c.rank + 1 != taken", "c.rank",
                 "'+' needs numbers")
     path = write_variant(THIRTY_ONE, tmp_path / "rank-plus.yaml", (case.old, case.new))
     text = path.read_text(encoding="utf-8")

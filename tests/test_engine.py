@@ -81,7 +81,7 @@ def test_load_by_path_and_options(game: Any) -> None:
     s = g.new_state(3, seed=0)
     assert s.result()["counters"]["lives"] == [3, 3, 3]
     g = rulelang.load("thirty-one", options={"lives": "2", "blitz_after_knock": "true"})
-    assert g.options == {"lives": 2, "blitz_after_knock": True}
+    assert g.options == {"lives": 2, "blitz_after_knock": True, "throw_back": False}
 
 
 @pytest.mark.parametrize("options", [{"livez": 3}, {"lives": "many"}, {"lives": 0},
