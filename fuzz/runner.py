@@ -231,13 +231,13 @@ def commands_case(path: Path, seed: int, workdir: Path) -> tuple[str, str]:
          "--max-steps", "2000", "--max-work", "500000", "--bot-work", "500000",
          "--record", str(log), "--check"],
         ["replay", str(log)],
-        ["play", str(path), "--seed", str(seed), "--agents", "greedy", "--bot-work", "500000",
+        ["play", str(path), "--seed", str(seed), "--agents", "greedy", "--bot-work", "100000",
          "--max-work", "500000"],
     ]
     for args in runs:
         if args[0] == "replay" and not log.exists():
             continue
-        code, out, err = run_command(args, "\n".join(PLAY_INPUT * 4) + "\n")
+        code, out, err = run_command(args, "\n".join(PLAY_INPUT * 2) + "\n")
         if code not in (0, 1):
             return "exit", f"rulelang {' '.join(args)}: exit {code}\n{err[-2000:]}"
         raw = judge_text(out, err)
