@@ -127,6 +127,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.turn_decided = -1  # the round's turn (as `turns` counts) of its latest decision
         self.conserved_start: dict[str, Any] = {}
         self._ctr0: list[list[Any]] = []
+        self._round0: tuple[list[int], int] = ([], 0)  # the round's seats in play, decisions
 
         copies = game.copies if isinstance(game.copies, int) else self.packs(game.copies)
         unit = len(game.deck.ranks) * len(game.deck.suits) + game.deck.jokers

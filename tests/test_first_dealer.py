@@ -83,6 +83,14 @@ def test_an_order_of_the_rules_file(tmp_path: Path) -> None:
             assert value.count(max(value)) == 1
 
 
+def test_each_call_is_a_cut_of_its_own(tmp_path: Path) -> None:
+    # a call that names none of a comprehension's variables is made once per pass (hoist.py),
+    # but not a cut: each is a draw
+    path = _variant(tmp_path, (CUT, '  first_dealer: "first([cut(players) for i in range(3)])"\n'))
+    s = rulelang.load(str(path)).new_state(4, seed=1)
+    assert len(s.messages) == 3 and len(s.cuts) >= 3
+
+
 @pytest.mark.parametrize("where, sub", [
     ("a global", ("  taken: none ", "  taken: none\n  probe: cut(players)\n  junk: none ")),
     ("match.start", (CUT, CUT + "  start: dealer = cut(players)\n")),
