@@ -16,7 +16,7 @@ from rulelang.errors import RulesError, RuntimeRulesError
 from rulelang.limits import MAX_CUTS
 from rulelang.scenario import run_scenario
 
-from .helpers import THIRTY_ONE, assert_no_traceback, output, rules_files, run_cli, write_variant
+from .helpers import THIRTY_ONE, assert_no_traceback, output, run_cli, write_variant
 
 CUT = "  first_dealer: cut(players)\n"
 
@@ -27,20 +27,6 @@ def _variant(tmp_path: Path, *subs: tuple[str, str]) -> Path:
 
 def _hands(s: Any) -> list[list[str]]:
     return [s.view(p)["zones"]["hand"][p] for p in range(s.n)]
-
-
-@pytest.mark.parametrize("path", rules_files(), ids=lambda p: p.stem)
-def test_every_bundled_game_cuts_for_its_first_dealer(path: Path) -> None:
-    game = rulelang.load(str(path))
-    s = game.new_state(game.default_players, seed=3)
-    order = game.tables.order
-    assert s.cuts and [p for p, _c in s.cuts[0]] == list(range(s.n))
-    last = s.cuts[-1]
-    assert s.dealer in [p for p, _c in last]
-    assert order[dict(last)[s.dealer]] == max(order[c] for _p, c in last)
-    shown = [s.view(p)["cuts"] for p in range(s.n)]
-    assert shown[0] == [[[p, game.tables.name[c]] for p, c in cut] for cut in s.cuts]
-    assert all(v == shown[0] for v in shown)  # public: every seat sees the same cut
 
 
 def test_tied_seats_cut_again_from_the_cards_left() -> None:

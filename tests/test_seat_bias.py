@@ -2,8 +2,8 @@
 is cut for (``match.first_dealer: cut(players)``), so a dealer's advantage (Greek 31's bank) is
 no seat's. Two checks, each a chi-squared test at the 0.1% level with a fixed seed:
 
-- the first dealer over many seeds is spread evenly over the seats (cheap: a game set up and
-  dealt, no decision played);
+- every game cuts for its first dealer, in every seat's view, and over many seeds the first
+  dealer is spread evenly over the seats (cheap: a game set up and dealt, no decision played);
 - the wins per seat of random games (``simulate``'s ``seat_bias``). The suite plays a few short
   games of each (the figures are checked, not the bias); ``make test-long`` sets
   RULELANG_SEAT_GAMES=2000 and plays the games of docs/games.md's "Seat figures" table, whose
@@ -41,8 +41,18 @@ def _load(path: Path) -> Any:
 
 @pytest.mark.parametrize("path", rules_files(), ids=lambda p: p.stem)
 def test_the_first_dealer_is_spread_evenly(path: Path) -> None:
+    # every bundled game cuts for it, in public, the highest card by the deck's order dealing
     game = _load(path)
     n = game.default_players
+    s = game.new_state(n, seed=3)
+    order = game.tables.order
+    assert s.cuts and [p for p, _c in s.cuts[0]] == list(range(n))
+    last = dict(s.cuts[-1])
+    assert order[last[s.dealer]] == max(order[c] for c in last.values())
+    shown = [s.view(p)["cuts"] for p in range(n)]
+    assert shown[0] == [[[p, game.tables.name[c]] for p, c in cut] for cut in s.cuts]
+    assert all(v == shown[0] for v in shown)
+    # ... and over many seeds every seat deals first about as often
     dealers = Counter(game.new_state(n, seed=sim.game_seed(0, i), record=False).dealer
                       for i in range(DEALS))
     bias = sim.seat_bias([float(dealers[p]) for p in range(n)], ["cut"] * n)
