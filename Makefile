@@ -35,7 +35,7 @@ demo: $(STAMP)
 # ~300 `rulelang` commands as forks of one process that has imported the CLI (tests/forkcli.py);
 # test-long runs the same tests with 200 random games of every file, every command started as a
 # fresh interpreter, 300 fuzz cases and 60 hypothesis examples per fuzz test, as the suite did
-# before, and the seat-bias check over 2,000 random games of every bundled game (about 6 min of
+# before, and the seat-bias check over 2,000 random games of every bundled game (about 5 min of
 # CPU: the figures of docs/games.md's "Seat figures").
 test: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
