@@ -35,7 +35,8 @@ demo: $(STAMP)
 # ~300 `rulelang` commands as forks of one process that has imported the CLI (tests/forkcli.py);
 # test-long runs the same tests with 200 random games of every file, every command started as a
 # fresh interpreter, 300 fuzz cases and 60 hypothesis examples per fuzz test, as the suite did
-# before.
+# before, and the seat-bias check over 2,000 random games of every bundled game (about 5 min of
+# CPU: the figures of docs/games.md's "Seat figures").
 test: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
 	$(BIN)/rulelang check games
@@ -43,7 +44,7 @@ test: $(DEVSTAMP)
 
 test-long: $(DEVSTAMP)
 	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \
-	RULELANG_FUZZ_EXAMPLES=60 $(BIN)/python -m pytest
+	RULELANG_FUZZ_EXAMPLES=60 RULELANG_SEAT_GAMES=2000 $(BIN)/python -m pytest
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples

@@ -337,8 +337,10 @@ class Builder:
         match_over = self.unit(c, match.get("over", "size(players) <= 1"),
                                self.span(match, "over"))
         match_winner = self.unit(c, match.get("winner", "players"), self.span(match, "winner"))
+        c.setup_calls = True  # cut(): the first dealer is chosen once, while the game is set up
         first_dealer = self.unit(c, match.get("first_dealer"), self.span(match, "first_dealer"),
                                  keep="match.first_dealer")
+        c.setup_calls = False
         req_doc = match.get("requires") or YMap()
         requires = [(str(k), u) for k, v in req_doc.items()
                     if (u := self.unit(c, v, req_doc.span_of(k))) is not None]

@@ -42,6 +42,9 @@ class Builtin:
     # given a comprehension (a memoised function fed only to such calls is keyed by the set)
     order_free: bool = False
     meld: bool = False  # a meld finder, made for the game's deck (``meld_funcs``)
+    # draws from the state's generator: only in ``match.first_dealer``, which runs once while
+    # the game is set up (anywhere else a bot's look-ahead or a legal-move listing would draw)
+    setup: bool = False
     doc: str = ""
 
 
@@ -500,6 +503,8 @@ BUILTINS: dict[str, Builtin] = {
         _b("owner", 1, 1, "x", "seat", state=True),
         _b("zone_of", 1, 1, "x", "str", state=True),
         _b("visible_to", 2, 2, "xx", "bool", state=True),
+        _b("cut", 1, 2, "lf", "seat", state=True, setup=True,
+           doc="each seat cuts a card from a freshly shuffled deck; highest by f deals"),
         # ... and changing it: effects
         _b("move", 2, 2, "xz", "none", state=True, effect=True, kwargs=("at", "face")),
         _b("shuffle", 1, 1, "z", "none", state=True, effect=True),

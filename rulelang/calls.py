@@ -55,6 +55,9 @@ class Calls:
                 if b.effect:
                     self.err(f"'{name}' changes the game and can only be used as an effect",
                              n.span)
+                if b.setup and not self.setup_calls:
+                    self.err(f"{name}() draws at random while the game is set up: it may only "
+                             "be used in match.first_dealer", n.span)
                 return self._state_call(n, b, sc)
             return self._pure_call(n, b, sc)
         known = (k for k in chain(sym.functions, BUILTINS) if "@" not in k)  # lazy: see e_Name
@@ -234,6 +237,8 @@ class Calls:
                     self.err("deal() deals to a zone of each player, like deal(stock, hand, 3)",
                              a.span)
                 argfs.append(f)
+            elif kind == "f":
+                argfs.append(self._fn_arg(a, sc))
             elif kind == "n":
                 if not isinstance(a, N.Const) or not isinstance(a.value, str):
                     self.err(f"{name}() needs a quoted name, like {name}('draw')", a.span)

@@ -388,6 +388,10 @@ def _print_stats(s: dict[str, Any]) -> None:
         t.add_row(f"P{r['seat']}", r["agent"], f"{r['wins']:g}", f"{r['win_rate']:.1%}",
                   f"{r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}")
     con.print(t)
+    if s.get("seat_bias"):
+        b = s["seat_bias"]
+        con.print(f"seat bias (chi-squared over seats of one agent): {b['chi2']:.2f} on "
+                  f"{b['df']} df, p = {b['p']:.3g}")
     if len(s["wins_per_agent"]) > 1:
         t = Table(title="wins per agent")
         for col in ("agent", "seats", "win rate", "95% CI"):
@@ -396,17 +400,17 @@ def _print_stats(s: dict[str, Any]) -> None:
             t.add_row(a, ",".join(f"P{p}" for p in r["seats"]), f"{r['win_rate']:.1%}",
                       f"{r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}")
         con.print(t)
-    rpg, tpr = s["rounds_per_game"], s["turns_per_round"]
+    rpg, tpr, dpr = s["rounds_per_game"], s["turns_per_round"], s["decisions_per_round"]
     con.print(f"rounds per game: mean {rpg['mean']:.2f}, median {rpg['median']:g}")
-    if s["turns"]:  # a game whose phases pass play from seat to seat never ends a turn
-        con.print(f"turns per round: mean {tpr['mean']:.2f}, median {tpr['median']:g}")
-    if s["rounds"]:
-        con.print(f"decisions per round: mean {s['decisions'] / s['rounds']:.2f}")
+    # a turn counts when a decision is made in it: a deal that one seat's phases drive
+    # throughout is one turn, and its decisions say how long it lasted
+    con.print(f"turns per round: mean {tpr['mean']:.2f}, median {tpr['median']:g}")
+    con.print(f"decisions per round: mean {dpr['mean']:.2f}, median {dpr['median']:g}")
     ends = ", ".join(f"{k} {v:.1%}" for k, v in s["ended_by_share"].items())
     con.print(f"rounds ended by: {ends}")
     for c, roles in s.get("counter_change_per_round", {}).items():
         parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items())
-        con.print(f"mean change of {c} per round: {parts}")
+        con.print(f"mean change of {c} per round, seats in play: {parts}")
     if s.get("invariant_violations"):
         con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))
         for p in s.get("problems", []):

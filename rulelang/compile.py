@@ -77,6 +77,9 @@ class Compiler(Calls, Statements):
         # set when compiled code reads the state: a function that never does is pure, and its
         # results can be remembered (see build._install)
         self.touch = False
+        # set while match.first_dealer is compiled: the built-ins that draw at random while the
+        # game is set up (builtins.Builtin.setup) are allowed there alone
+        self.setup_calls = False
         # the generated code's constants and helpers (see codegen.py)
         self.cg = Namespace()
         # set once every function of the rules file is installed: calls can then bind it

@@ -120,10 +120,15 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self._moves_of: Any = None  # the entries list that _moves was made from
         self._deal_override = deal
         self.last_ended_by: str | None = None
-        # one entry per finished round: (ended_by, turns, dealer, counter change per seat)
-        self.round_results: list[tuple[str | None, int, int, list[list[Any]]]] = []
+        # one entry per finished round: (ended_by, turns played, dealer, counter change per
+        # seat, the seats in play when it was dealt, decisions); a turn is played when a
+        # decision is made in it (a deal that one seat's phases drive throughout is one turn)
+        self.round_results: list[tuple[str | None, int, int, list[list[Any]], list[int],
+                                       int]] = []
+        self.turn_decided = -1  # the round's turn (as `turns` counts) of its latest decision
         self.conserved_start: dict[str, Any] = {}
         self._ctr0: list[list[Any]] = []
+        self._round0: tuple[list[int], int] = ([], 0)  # the round's seats in play, decisions
 
         copies = game.copies if isinstance(game.copies, int) else self.packs(game.copies)
         unit = len(game.deck.ranks) * len(game.deck.suits) + game.deck.jokers
@@ -250,6 +255,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
+        self.turn_decided = self.turns
         # a fresh allowance for this step (its use is counted at its end)
         WORK[0] = LIMIT[0] = self.max_work
         mover = self.actor
@@ -402,6 +408,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.events = []
         self.actor = self.dealer
         self._ctr0 = [row[:] for row in self.ctr]
+        self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
+        self.turn_decided = -1
         spec, self._deal_override = self._deal_override, None
         if spec is not None and g.round_start is not None:
             self.deal_fixed(spec, g.round_start)  # a scenario's deal, dealt by round.start
@@ -503,7 +511,10 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     delta.append([a - b for a, b in zip(row, row0)])
                 except TypeError:
                     delta.append([0] * self.n)
-            self.round_results.append((name, self.turns, self.dealer, delta))
+            played = self.turns + (self.turn_decided == self.turns)
+            seated, decisions = self._round0
+            self.round_results.append((name, played, self.dealer, delta, seated,
+                                       self.decisions - decisions))
         if g.match_over is not None and g.match_over(self):
             self.status = "game_over"
             self.winner = g.match_winner(self) if g.match_winner is not None else None

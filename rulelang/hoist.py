@@ -15,9 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import nodes as N
+from .builtins import BUILTINS
 
 # calls as cheap as reading their slot: not worth one
 CHEAP_CALLS = frozenset({"size"})
+# calls that draw at random (cut(), in match.first_dealer alone): each call is a new draw
+DRAWS = frozenset(b.name for b in BUILTINS.values() if b.setup)
 
 
 class _Unset:
@@ -66,8 +69,9 @@ def invariant_calls(comp: N.Comprehension) -> list[N.Call]:
     out: list[N.Call] = []
     while stack:
         n = stack.pop()
-        if isinstance(n, N.Call) and n.func not in CHEAP_CALLS and n.func != "super" and not any(
-                isinstance(x, N.Name) and x.id in bound for x in N.walk(n)):
+        if isinstance(n, N.Call) and n.func not in CHEAP_CALLS and n.func != "super" and \
+                n.func not in DRAWS and not any(isinstance(x, N.Name) and x.id in bound
+                                                for x in N.walk(n)):
             out.append(n)
             continue
         stack.extend(N.children(n))

@@ -87,6 +87,9 @@ MAX_ROUNDS = 1_000_000  # rounds of one match
 MAX_MOVES = 5_000  # legal moves at one decision
 MAX_LOG_TEXT = 500  # characters of one log() message kept (the text is cut, never built whole)
 MAX_LOG_MESSAGES = 1_000  # log() messages a state keeps (the latest)
+# cuts of cut() (the first cut, then each cut again among the tied seats): an order that ranks
+# no card above another ties for ever
+MAX_CUTS = 100
 
 # ---------------------------------------------------------------- bots (agents)
 # the work (see MAX_WORK) a bot may spend on one decision, over all the steps, legal-move

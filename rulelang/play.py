@@ -146,6 +146,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
             if p != seat}
     _say(con, (str(game.name), "bold"), f" — {players} players, seed {seed}. "
          "Type a number or a move; '?' helps, 'q' quits.")
+    _show_cuts(con, state, seat)
     seen_events = 0
     try:
         while True:
@@ -207,6 +208,18 @@ def _ask(con: Console, input_fn: Any, prompt: str) -> str:
     return str(input_fn("")).strip()
 
 
+def _show_cuts(con: Console, state: Any, seat: int) -> None:
+    """The cuts for the first dealer (``cut()``), which every seat saw, and who deals."""
+    cuts = state.view(seat)["cuts"]
+    for i, cut in enumerate(cuts):
+        parts: list[Part] = ["  cut again: " if i else "  cut for the deal: "]
+        for k, (p, card) in enumerate(cut):
+            parts += [", " if k else "", "you " if p == seat else f"P{p} ", _card(card)]
+        _say(con, *parts)
+    if cuts:
+        _say(con, f"  {'you deal' if state.dealer == seat else f'P{state.dealer} deals'} first")
+
+
 def _show_events(con: Console, state: Any, seat: int, since: int) -> int:
     events = state.view(seat)["events"]
     for who, text in events[since:]:
@@ -232,7 +245,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
                 val = ""
         _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards), val)
     if state.round_results:
-        _name, _t, _d, delta = state.round_results[-1]
+        delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]
         for ci, (cname, _) in enumerate(g.counters):
             if kinds[ci] != FREE:  # a counter that may hold cards is shown by the view only

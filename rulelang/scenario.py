@@ -79,7 +79,10 @@ def run_scenario(path: Path, shown: str, games: dict[str, Any] | None = None) ->
 
 def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
     try:
-        S = game.new_state(players, seed=seed, dealer=doc.get("dealer"),
+        # a seat (0 unless given), or the rules' own choice (match.first_dealer: a cut drawn
+        # with the scenario's seed) for `dealer: rules`
+        dealer = doc.get("dealer", 0)
+        S = game.new_state(players, seed=seed, dealer=None if dealer == "rules" else dealer,
                            start=dict(doc.get("start") or {}) or None,
                            deal=dict(doc.get("deal") or {}) or None,
                            auto_continue=bool(doc.get("continue", False)))

@@ -50,27 +50,34 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
         e.add_context(f"in game {i} of the run, whose own seed is {gs}; simulate --seed "
                       f"{seed} --games {i + 1} plays it again")
         raise
-    ended: Counter[str] = Counter()
-    role_delta: dict[str, dict[str, list[float]]] = {}
-    names = [name for name, _ in game.counters]
-    for name, _turns, dealer, delta in state.round_results:
-        ended[name or "none"] += 1
-        for ci, row in enumerate(delta):
-            for p, d in enumerate(row):
-                role = "dealer" if p == dealer else "players"
-                role_delta.setdefault(names[ci], {}).setdefault(role, []).append(float(d))
     winner = state.winner
     winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
-    out = {
-        "rounds": state.round, "decisions": state.decisions, "turns": state.total_turns,
-        "winners": winners, "ended_by": dict(ended),
-        "turns_per_round": [t for _, t, _, _ in state.round_results],
-        "role_delta": role_delta, "problems": problems,
-    }
+    out = {"rounds": state.round, "decisions": state.decisions, "winners": winners,
+           **round_figures(state), "problems": problems}
     if record:
         out["moves"] = [[p, text] for p, text in state.history]
         out["outcome"] = outcome(state)
     return out
+
+
+def round_figures(state: Any) -> dict[str, Any]:
+    """The figures of a state's finished rounds: how each ended, the turns played and the
+    decisions made in each, and the change of each counter by role (dealer, players). A
+    round's figures are those of the seats in play when it was dealt: a seat out of the game
+    neither plays nor changes, and averaged in at 0 it made the seats in play look better."""
+    ended: Counter[str] = Counter()
+    role_delta: dict[str, dict[str, list[float]]] = {}
+    names = [name for name, _ in state.game.counters]
+    for name, _turns, dealer, delta, seated, _decisions in state.round_results:
+        ended[name or "none"] += 1
+        for ci, row in enumerate(delta):
+            roles = role_delta.setdefault(names[ci], {})
+            for p in seated:
+                roles.setdefault("dealer" if p == dealer else "players", []).append(float(row[p]))
+    tpr = [r[1] for r in state.round_results]
+    return {"turns": sum(tpr), "ended_by": dict(ended), "turns_per_round": tpr,
+            "decisions_per_round": [r[5] for r in state.round_results],
+            "role_delta": role_delta}
 
 
 def conserved_problems(state: Any) -> list[str]:
@@ -96,7 +103,8 @@ class Tally:
         self.wins: Counter[tuple[int, int]] = Counter()  # (seat, winners of that game) -> games
         self.ended: Counter[str] = Counter()
         self.rounds: Counter[int] = Counter()  # rounds in a game -> games
-        self.tpr: Counter[int] = Counter()  # turns in a round -> rounds
+        self.tpr: Counter[int] = Counter()  # turns played in a round -> rounds
+        self.dpr: Counter[int] = Counter()  # decisions in a round -> rounds
         self.role: dict[str, dict[str, Counter[float]]] = {}  # counter -> role -> changes
         self.problems: list[str] = []
 
@@ -110,6 +118,7 @@ class Tally:
         self.ended.update(r["ended_by"])
         self.rounds[r["rounds"]] += 1
         self.tpr.update(r["turns_per_round"])
+        self.dpr.update(r["decisions_per_round"])
         self._add_roles(r["role_delta"])
         self.problems.extend(r["problems"])
 
@@ -122,6 +131,7 @@ class Tally:
         self.ended.update(o.ended)
         self.rounds.update(o.rounds)
         self.tpr.update(o.tpr)
+        self.dpr.update(o.dpr)
         self._add_roles(o.role)
         self.problems.extend(o.problems)
 
@@ -357,6 +367,41 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-squared with ``df`` degrees of freedom (a whole number): the closed
+    forms of the regularised upper incomplete gamma function at half-integers, each term taken
+    through its logarithm (h^i / i! alone overflows for a large x)."""
+    if x <= 0:
+        return 1.0
+    h = x / 2
+    if df % 2 == 0:  # e^-h * sum of h^i / i! for i < df/2
+        total = math.fsum(math.exp(i * math.log(h) - math.lgamma(i + 1) - h)
+                          for i in range(df // 2))
+    else:  # erfc(sqrt(h)) + e^-h * sum of h^(i-1/2) / Gamma(i+1/2) for 1 <= i < (df+1)/2
+        total = math.erfc(math.sqrt(h)) + math.fsum(
+            math.exp((i - 0.5) * math.log(h) - math.lgamma(i + 0.5) - h)
+            for i in range(1, (df + 1) // 2))
+    return min(1.0, total)
+
+
+def seat_bias(wins: list[float], agents: list[str]) -> dict[str, Any] | None:
+    """Pearson's chi-squared test of the wins per seat against no seat bias: each seat of an
+    agent expected to win as often as that agent's other seats (seats of different agents are
+    not compared). None when no two seats share an agent, or they never won."""
+    chi2, df = 0.0, 0
+    for a in dict.fromkeys(agents):
+        seats = [p for p, b in enumerate(agents) if b == a]
+        total = math.fsum(wins[p] for p in seats)
+        if len(seats) < 2 or total <= 0:
+            continue
+        e = total / len(seats)
+        chi2 += math.fsum((wins[p] - e) ** 2 / e for p in seats)
+        df += len(seats) - 1
+    if df == 0:
+        return None
+    return {"chi2": round(chi2, 4), "df": df, "p": round(chi2_sf(chi2, df), 6)}
+
+
 def summarize(t: Tally, players: int, agents: list[str], seconds: float) -> dict[str, Any]:
     games = t.games
     # a shared win counts 1/k to each of the k winners (fsum: exact, whatever the order)
@@ -391,10 +436,13 @@ def summarize(t: Tally, players: int, agents: list[str], seconds: float) -> dict
         "ended_by_share": {k: round(v / nend, 6) for k, v in sorted(ended.items())} if nend else {},
         "wins_per_seat": per_seat,
         "wins_per_agent": by_agent,
+        "seat_bias": seat_bias(wins, agents),
         "rounds_per_game": {"mean": round(_mean(t.rounds), 6) if t.rounds else 0.0,
                             "median": _median(t.rounds) if t.rounds else 0},
         "turns_per_round": {"mean": round(_mean(tpr), 6) if tpr else 0.0,
                             "median": _median(tpr) if tpr else 0},
+        "decisions_per_round": {"mean": round(_mean(t.dpr), 6) if t.dpr else 0.0,
+                                "median": _median(t.dpr) if t.dpr else 0},
         "counter_change_per_round": {
             c: {r: round(_mean(v), 6) for r, v in sorted(roles.items()) if v}
             for c, roles in sorted(role.items())},

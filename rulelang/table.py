@@ -16,8 +16,8 @@ from typing import Any
 from .builtins import Group, charged
 from .cards import normalize
 from .errors import RuntimeRulesError, UsageError
-from .limits import MAX_COPIES
-from .runtime import WORK, brief, charge, clipped_text
+from .limits import MAX_COPIES, MAX_CUTS
+from .runtime import WORK, brief, charge, clipped_text, log_message
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
 
@@ -51,6 +51,10 @@ class Table:
     groups: dict[int, list[int]]
     dealer: int
     rng: Any
+    record: bool
+    messages: list[str]
+    # the cuts of cut(), public: one list of (seat, card) per cut, the first cut first
+    cuts: tuple[tuple[tuple[int, int], ...], ...] = ()
     next_seat: Callable[..., int]  # the engine's
     seats_from: Callable[[int], list[int]]  # the engine's
 
@@ -229,6 +233,46 @@ class Table:
                 zones[d].insert(0, c)
                 loc[c] = d
                 cface[c] = zface[d] if face is None else face == "up"
+
+    def fx_cut(self, seats: Any, key: Callable[[int], Any] | None = None) -> int:
+        """``cut(seats, f)``: each seat, in the order given, cuts a card from a freshly
+        shuffled deck (every card of the game, from the state's generator); the seat whose
+        card is highest by ``f`` (default: the deck's order of ranks, jokers above all) wins,
+        and seats tied for highest cut again from the cards left (a fresh deck when too few
+        are left). The cards stay where they lie: a cut is drawn from a copy of the deck, as
+        cut cards are put back. Every cut is public (``cuts``, in every seat's view)."""
+        tied = []
+        for p in charged(seats) if isinstance(seats, list) else [seats]:
+            if type(p) is not int or not 0 <= p < self.n:
+                raise RuntimeRulesError(f"cut(): {brief(p)} is not a seat at this table")
+            if p not in tied:
+                tied.append(p)
+        if not tied:
+            raise RuntimeRulesError("cut(): no seat to cut")
+        order = self.game.tables.order
+        rank = key if key is not None else order.__getitem__
+        cuts: list[tuple[tuple[int, int], ...]] = []
+        deck: list[int] = []
+        while len(tied) > 1:
+            if len(cuts) == MAX_CUTS:
+                raise RuntimeRulesError(f"cut(): still tied after {MAX_CUTS} cuts (does its "
+                                        "order rank any card above another?)")
+            if len(deck) < len(tied):
+                deck = list(range(self.ncards))
+                shuffle(deck, self.rng.getrandbits)
+                charge(len(deck))
+            cut = tuple(zip(tied, deck))
+            del deck[:len(tied)]
+            cuts.append(cut)
+            keys = [rank(c) for _p, c in cut]
+            best = max(keys)
+            tied = [p for (p, _c), k in zip(cut, keys) if k == best]
+        self.cuts = (*self.cuts, *cuts)
+        if self.record and cuts:
+            names = self.game.tables.name
+            log_message(self.messages, "cut: " + "; ".join(
+                ", ".join(f"P{p} {names[c]}" for p, c in cut) for cut in cuts))
+        return tied[0]
 
     def fx_show(self, cards: Any) -> None:
         for c in charged(cards) if isinstance(cards, list) else [cards]:

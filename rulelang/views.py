@@ -54,6 +54,8 @@ def view(S: Any, seat: int) -> dict[str, Any]:
         "globals": {name: _shown(S, S.g[i], gkinds[i], seat)
                     for i, (name, _) in enumerate(g.globals)},
         "active": list(S.active), "events": events, "winner": S.winner,
+        # the cuts for the first dealer (cut()): cards shown to all, then put back
+        "cuts": [[[p, names[c]] for p, c in cut] for cut in S.cuts],
     }
     if S.current_player() == seat:
         out["legal"] = S.legal_moves()

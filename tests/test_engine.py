@@ -213,7 +213,8 @@ def test_knock_gives_everyone_one_more_turn(game: Any) -> None:
 class ViewChecker:
     """Checks every seat's view after each step: a card the seat has not seen this round (in
     another hand or in the stock) never appears in it. Cards seen earlier in the round (a
-    discard later taken) may be named."""
+    discard later taken) may be named, and so may the cards of the cut for the first dealer
+    (``cuts``), which every seat saw before they were put back and the first deal shuffled."""
 
     def __init__(self) -> None:
         self.round = -1
@@ -236,7 +237,8 @@ class ViewChecker:
 
     def check(self, state: Any, seat: int) -> None:
         v = state.view(seat)
-        leaked = tokens(v) & self.forbidden(state, seat)
+        assert v["cuts"] == state.view(0)["cuts"]  # the cut is public
+        leaked = tokens({k: x for k, x in v.items() if k != "cuts"}) & self.forbidden(state, seat)
         assert not leaked, f"P{seat} sees {leaked}: {v}"
         assert v["zones"]["hand"][seat] == hand(state, seat)
         for p in range(state.n):

@@ -409,7 +409,7 @@ def start_with(tmp_path: Path, start: str, max_work: int = 200_000,
                           "    - move(top(stock), discard)\n")
     t0 = time.perf_counter()
     try:
-        return game.new_state(3, seed=0, max_work=max_work)
+        return game.new_state(3, seed=0, dealer=0, max_work=max_work)
     except RuntimeRulesError as e:
         assert e.span is not None and e.span.line >= 1, e.render()
         return e
