@@ -61,14 +61,20 @@ def short_options(game: Any) -> dict[str, Any]:
     return out
 
 
+_GAMES: dict[str, Any] = {}
+
+
 def play(path: Path, players: int, seed: int, greedy: bool) -> dict[str, Any]:
     import rulelang
     from rulelang.agents import GreedyAgent
 
     name = path.relative_to(ROOT).as_posix()
     path = RECORDED_RULES.get(name, path)
-    base = rulelang.load(str(path))
-    game = rulelang.load(str(path), {**short_options(base), **PINNED.get(path.name, {})})
+    game = _GAMES.get(str(path))
+    if game is None:  # compiled once for all the games recorded of it (a game is immutable)
+        base = rulelang.load(str(path))
+        opts = {**short_options(base), **PINNED.get(path.name, {})}
+        game = _GAMES[str(path)] = rulelang.load(str(path), opts)
     drew = name in DREW_FIRST_DEALER
     s = game.new_state(players, seed=seed, dealer=None if drew else 0)
     rngs = [random.Random(seed * 1000 + p) for p in range(players)]
