@@ -232,7 +232,7 @@ def commands_case(path: Path, seed: int, workdir: Path) -> tuple[str, str]:
          "--record", str(log), "--check"],
         ["replay", str(log)],
         ["play", str(path), "--seed", str(seed), "--agents", "greedy", "--bot-work", "100000",
-         "--max-work", "500000"],
+         "--max-work", "500000", "--max-steps", "2000"],
     ]
     for args in runs:
         if args[0] == "replay" and not log.exists():

@@ -251,6 +251,22 @@ def _check_bot_work(v: int | None) -> None:
         raise UsageError("--bot-work must be at least 1")
 
 
+def _limits(max_steps: int | None, max_round_steps: int | None, max_moves: int | None,
+            max_rounds: int | None, max_work: int | None) -> dict[str, int]:
+    """The engine limits given on the command line, as ``new_state`` takes them."""
+    limits = {}
+    for flag, key, v in (("--max-steps", "max_game_steps", max_steps),
+                         ("--max-round-steps", "max_round_steps", max_round_steps),
+                         ("--max-moves", "max_moves", max_moves),
+                         ("--max-rounds", "max_rounds", max_rounds),
+                         ("--max-work", "max_work", max_work)):
+        if v is not None:
+            if v < 1:
+                raise UsageError(f"{flag} must be at least 1")
+            limits[key] = v
+    return limits
+
+
 @app.command()
 def simulate(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
              players: int = typer.Option(None, help="number of players (default: the game's)"),
@@ -285,16 +301,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     try:
         opts = _parse_options(option)
         g = _load_game(game, opts, allow_any_path)
-        limits = {}
-        for flag, key, v in (("--max-steps", "max_game_steps", max_steps),
-                             ("--max-round-steps", "max_round_steps", max_round_steps),
-                             ("--max-moves", "max_moves", max_moves),
-                             ("--max-rounds", "max_rounds", max_rounds),
-                             ("--max-work", "max_work", max_work)):
-            if v is not None:
-                if v < 1:
-                    raise UsageError(f"{flag} must be at least 1")
-                limits[key] = v
+        limits = _limits(max_steps, max_round_steps, max_moves, max_rounds, max_work)
         n = g.default_players if players is None else players
         if not g.min_players <= n <= g.max_players:
             raise UsageError(f"{g.name} is for {g.min_players} to {g.max_players} players, "
@@ -428,6 +435,10 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
          option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
          max_work: int = typer.Option(None, help="work allowed in one engine step "
                                       f"(default {MAX_WORK:,})"),
+         max_steps: int = typer.Option(None, help="engine steps allowed in the game "
+                                       "(default 20,000,000)"),
+         max_round_steps: int = typer.Option(None, help="engine steps allowed per round "
+                                             "(default 200,000)"),
          bot_work: int = typer.Option(None, help=BOT_WORK_HELP),
          allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
          ) -> None:
@@ -448,10 +459,9 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
             raise UsageError(f"--seat must be from 0 to {n - 1}")
         names = parse_agents(agents, n)
         _check_bot_work(bot_work)
-        if max_work is not None and max_work < 1:
-            raise UsageError("--max-work must be at least 1")
+        limits = _limits(max_steps, max_round_steps, None, None, max_work)
         s = seed if seed is not None else random.randrange(1_000_000)
-        code = play_game(g, n, seat, names, s, bot_work=bot_work, max_work=max_work)
+        code = play_game(g, n, seat, names, s, bot_work=bot_work, limits=limits)
     except RulesError as e:
         _fail(e)
         return

@@ -130,18 +130,19 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
 
 def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
               input_fn: Any = input, console: Console | None = None,
-              bot_work: int | None = None, max_work: int | None = None) -> int:
+              bot_work: int | None = None, limits: dict[str, int] | None = None) -> int:
+    """Play one game in the terminal; ``limits``: the engine's (``new_state``'s keywords)."""
     con = console or safe_console()
     try:
-        return _play(con, game, players, seat, agents, seed, input_fn, bot_work, max_work)
+        return _play(con, game, players, seat, agents, seed, input_fn, bot_work, limits or {})
     except RuntimeRulesError as e:  # the rules went wrong: say how to deal this game again
         e.add_context(f"in the game with seed {seed}; play --seed {seed} deals it again")
         raise
 
 
 def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], seed: int,
-          input_fn: Any, bot_work: int | None, max_work: int | None) -> int:
-    state = game.new_state(players, seed=seed, auto_continue=False, max_work=max_work)
+          input_fn: Any, bot_work: int | None, limits: dict[str, int]) -> int:
+    state = game.new_state(players, seed=seed, auto_continue=False, **limits)
     bots = {p: make_agent(agents[p], seed * 31 + p + 1, bot_work) for p in range(players)
             if p != seat}
     _say(con, (str(game.name), "bold"), f" — {players} players, seed {seed}. "
