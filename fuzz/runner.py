@@ -156,9 +156,9 @@ def simulate_case(path: Path, games: int = 2, timeout: float = 30.0, seed: int =
             for i in range(games):
                 # small allowances: a hostile file may spend each one to the end
                 state = game.new_state(None, seed=seed + i, max_round_steps=20_000,
-                                       max_game_steps=200_000, max_work=500_000)
+                                       max_game_steps=200_000, max_work=200_000)
                 rand = [make_agent("random", seed + p) for p in range(state.n)]
-                greedy = [make_agent("greedy", seed + p, 500_000) for p in range(state.n)]
+                greedy = [make_agent("greedy", seed + p, 200_000) for p in range(state.n)]
                 k = 0
                 while not state.is_over() and k < max_decisions:
                     p = state.current_player()
