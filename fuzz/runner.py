@@ -228,11 +228,11 @@ def commands_case(path: Path, seed: int, workdir: Path) -> tuple[str, str]:
     log = workdir / "fuzz-log.jsonl"
     runs = [
         ["simulate", str(path), "--games", "1", "--seed", str(seed), "--agents", "greedy,random",
-         "--max-steps", "2000", "--max-work", "500000", "--bot-work", "500000",
+         "--max-steps", "2000", "--max-work", "200000", "--bot-work", "200000",
          "--record", str(log), "--check"],
         ["replay", str(log)],
         ["play", str(path), "--seed", str(seed), "--agents", "greedy", "--bot-work", "100000",
-         "--max-work", "500000", "--max-steps", "2000"],
+         "--max-work", "200000", "--max-steps", "2000"],
     ]
     for args in runs:
         if args[0] == "replay" and not log.exists():
