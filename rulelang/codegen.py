@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from . import runtime
-from .errors import RulesError, RuntimeRulesError
+from .errors import RulesError
 from .limits import (
     MAX_INLINE_DEPTH,
     MEMO_ITEMS,
@@ -26,7 +26,7 @@ from .limits import (
     MEMO_PROBE_HITS,
     MEMO_RESULT_ITEMS,
 )
-from .runtime import NO_FRAME, PY_ERRORS, WORK, located, out_of_work, why
+from .runtime import NO_FRAME, PY_ERRORS, WORK, as_rules_error, out_of_work
 
 
 class Namespace:
@@ -230,11 +230,8 @@ def unit_call(fn: Any, n: int, span: Any) -> Any:
     def call(S: Any) -> Any:
         try:
             return f(S)
-        except RulesError as e:
-            located(e, span)
-            raise
-        except PY_ERRORS as e:
-            raise RuntimeRulesError(why(e), span) from None
+        except (RulesError, *PY_ERRORS) as e:
+            raise as_rules_error(e, span) from None
 
     return call
 
@@ -249,11 +246,8 @@ def frame_call(fn: Any, span: Any) -> Any:
     def call(S: Any, F: list) -> Any:
         try:
             return fn(S, F)
-        except RulesError as e:
-            located(e, span)
-            raise
-        except PY_ERRORS as e:
-            raise RuntimeRulesError(why(e), span) from None
+        except (RulesError, *PY_ERRORS) as e:
+            raise as_rules_error(e, span) from None
 
     return call
 

@@ -14,10 +14,10 @@ from typing import Any
 from . import nodes as N
 from .builtins import BUILTINS
 from .codegen import MemoPool, Namespace, Src, fn_of, memo
-from .errors import CheckError, RulesError, RuntimeRulesError, Span
+from .errors import CheckError, RulesError, Span
 from .parse import parse
 from .rules import as_str
-from .runtime import PY_ERRORS, WORK, located, out_of_work, why
+from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
 from .scope import UserFn
 
 
@@ -47,11 +47,8 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
                 out_of_work(span)
             try:
                 return fn(S, [a])
-            except RulesError as e:
-                located(e, span)
-                raise
-            except PY_ERRORS as e:
-                raise RuntimeRulesError(f"{why(e)} (in '{uf.name}')", span) from None
+            except (RulesError, *PY_ERRORS) as e:
+                raise as_rules_error(e, span, f" (in '{uf.name}')") from None
         uf.fn = func1
         return
 
@@ -62,11 +59,8 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
         F = list(args) + [None] * (n - k) if n > k else list(args)
         try:
             return fn(S, F)
-        except RulesError as e:
-            located(e, span)
-            raise
-        except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{why(e)} (in '{uf.name}')", span) from None
+        except (RulesError, *PY_ERRORS) as e:
+            raise as_rules_error(e, span, f" (in '{uf.name}')") from None
 
     uf.fn = func
 

@@ -96,6 +96,15 @@ def located(e: RulesError, span: Any) -> RulesError:
     return e
 
 
+def as_rules_error(e: BaseException, span: Any, where: str = "") -> RulesError:
+    """What a wrapper around generated code raises for ``e``: a rules error located at
+    ``span`` if it had no place yet, a Python error (one of ``PY_ERRORS``) in the rules'
+    words (``why``), followed by ``where``."""
+    if isinstance(e, RulesError):
+        return located(e, span)
+    return RuntimeRulesError(f"{why(e)}{where}", span)
+
+
 class OutOfWork(RuntimeRulesError):
     """A step (or a bot's thinking) used up its work allowance."""
 
