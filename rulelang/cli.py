@@ -23,6 +23,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="rulelang: card games as data. Check, score, play, simulate and test them.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        _echo(f"rulelang {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """rulelang: card games as data. Check, score, play, simulate and test them."""
+
+
 def _echo(text: str, err: bool = False) -> None:
     """Every line the command prints: names, messages and moves come from rules files, logs
     and users, so control characters are written out (``terminal.clean``)."""
@@ -67,38 +81,16 @@ ALLOW_HELP = ("let extends: name any file (absolute paths, '..' out of the folde
               "rules files you trust")
 
 
-def rules_files(paths: list[str]) -> list[tuple[Path, str]]:
-    out = []
-    for p in paths:
-        pp = Path(p)
-        if os.path.isdir(pp):  # os.path: false, not an error, for a name too long
-            for f in sorted(pp.rglob("*.yaml")):
-                if not f.name.endswith(".scenario.yaml"):
-                    out.append((f, str(f)))
-        elif os.path.isfile(pp):
-            out.append((pp, p))
-        else:
-            raise UsageError(f"no such file or folder: {p}{_bundled_hint(p)}")
-    return out
-
-
-def _bundled_hint(name: str) -> str:
-    """When a missing path is a bundled game's name, where that game's file is."""
-    from .rules import bundled_dir
-
-    f = bundled_dir() / f"{name}.yaml"
-    if "/" in name or "\\" in name or not os.path.isfile(f):  # false for a name too long
-        return ""
-    return f" (the bundled game '{name}' is the file {f})"
-
-
 @app.command()
 def check(paths: list[str] = typer.Argument(..., help="rules files or folders of them"),
+          as_json: bool = typer.Option(False, "--json", help="print one JSON array of the "
+                                       "problems (file, line, col, severity, message)"),
           allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
           ) -> None:
     """Validate rules files (folders: every *.yaml except *.scenario.yaml), reporting every
     problem as PATH:LINE:COL: error: MESSAGE with the source line and a caret."""
     from .build import check_all
+    from .catalog import rules_files
     from .rules import load_rules
 
     try:
@@ -107,6 +99,7 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
         _fail(e)
         return
     problems = warned = 0
+    found: list[dict[str, Any]] = []
     for path, shown in files:
         warnings: list[RulesError] = []
         try:
@@ -118,14 +111,39 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
             errors = [e]
         # warnings are printed with the errors, in file order, but do not fail the check
         for e in sorted(errors + warnings, key=lambda e: (e.span.path, e.span.line, e.span.col)):
-            _echo_err(e.render())
+            if as_json:
+                found.append({"file": e.span.path or shown, "line": e.span.line,
+                              "col": e.span.col, "severity": e.kind, "message": e.message})
+            else:
+                _echo_err(e.render())
         problems += len(errors)
         warned += len(warnings)
+    if as_json:
+        # json.dumps writes control characters as \u escapes: nothing reaches a terminal raw
+        typer.echo(json.dumps(found, indent=1))
+        raise typer.Exit(1 if problems else 0)
     also = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
     if problems:
         _echo_err(f"{problems} problem{'s' if problems != 1 else ''} found{also}")
         raise typer.Exit(1)
     _echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, no problems{also}")
+
+
+@app.command("list")
+def list_(as_json: bool = typer.Option(False, "--json", help="print one JSON array")) -> None:
+    """The bundled games, one line each: the name to give other commands, and what it is."""
+    from .catalog import bundled_games
+
+    games = bundled_games()
+    if as_json:
+        typer.echo(json.dumps(games, indent=1))
+        return
+    width = max((len(g["id"]) for g in games), default=0)
+    for g in games:
+        what = f"{g['name']}: {g['description']}" if g["description"] else g["name"]
+        if g["extends"]:
+            what = f"{what} (a variant of {g['extends']})"
+        _echo(f"{g['id']:<{width}}  {what}")
 
 
 def _finite(v: Any) -> bool:
