@@ -60,7 +60,8 @@ class Calls:
                              "be used in match.first_dealer", n.span)
                 return self._state_call(n, b, sc)
             return self._pure_call(n, b, sc)
-        known = (k for k in chain(sym.functions, BUILTINS) if "@" not in k)  # lazy: see e_Name
+        known = chain((k for k in chain(sym.functions, BUILTINS) if "@" not in k),
+                      ("super",))  # lazy: see e_Name
         self.err(f"unknown function '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 

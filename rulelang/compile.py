@@ -173,8 +173,9 @@ class Compiler(Calls, Statements):
             return (lambda S, F: None), "any"
         # lazy: did_you_mean looks at a bounded number of them (a list of all of them, made
         # for each of thousands of unknown names, was itself quadratic)
+        # the words that are values (`noen`) are slips for names too
         known = chain(sc.slots, SPECIAL, sym.globals, sym.zones, sym.data, sym.values,
-                      sym.counters)
+                      sym.counters, ("none", "true", "false"))
         self.err(f"unknown name '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 

@@ -95,6 +95,10 @@ def parse(text: str, kind: str = "expr", span: Span | None = None) -> N.Node | t
         else:
             found = repr(str(tok))
         where = _span_at(text, min(pos, max(len(text) - 1, 0)), base)
+        if str(tok) == "=" and kind == "expr":
+            # an expression is a condition or a value: a lone '=' is almost always a comparison
+            raise SyntaxErr("unexpected '=' in an expression: to compare, write '=='; an "
+                            "assignment is an effect (do:, start:, settle:)", where) from None
         raise SyntaxErr(f"unexpected {found}; expected {_describe(exc.expected)}", where) from None
     except lark.UnexpectedEOF as exc:
         where = _span_at(text, max(len(text) - 1, 0), base)
