@@ -66,3 +66,20 @@ def test_keywords_and_procedures_are_suggested(tmp_path: Path) -> None:
 def test_a_lone_equals_in_a_condition_suggests_double_equals(tmp_path: Path) -> None:
     got = messages(tmp_path, "k = none")
     assert any("to compare, write '=='" in m for m in got), got
+
+
+@pytest.mark.parametrize("text, line, col, fragment", [
+    ("name: x\nzones:\n  s: {home: true\nphases: {}\n", 3, 6, "this '{' is not closed"),
+    ("name: \"x\ndeck: {}\n", 1, 7, "this quoted string is not closed"),
+    ("name: x\n\tdeck: {}\n", 2, 1, "indent with spaces"),
+    ("name: x\nfunctions:\n  f(c): c.rank: 3\n", 3, 15, "put the value in quotes"),
+    ("name: x\nzones:\n  s: {}\n   t: {}\n", 4, 4, "keys of one mapping start in the same"),
+])
+def test_yaml_errors_point_at_the_cause_with_a_hint(text: str, line: int, col: int,
+                                                    fragment: str) -> None:
+    from rulelang.yamlload import load_text
+
+    with pytest.raises(RulesError) as e:
+        load_text(text, "f.yaml")
+    assert (e.value.span.line, e.value.span.col) == (line, col)
+    assert fragment in e.value.message
