@@ -397,6 +397,7 @@ class Builder:
                 conserved.append((str(k), u))
 
         self.errors.extend(c.errors)
+        self.warnings.extend(c.warnings)
         self.errors.extend(recursion_errors(functions))
         game = Game(
             name=str(doc.get("name", "")), path=self.loaded.path, files=self.loaded.files,

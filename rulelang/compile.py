@@ -26,7 +26,7 @@ from .builtins import (
 )
 from .calls import Calls
 from .codegen import Namespace, Src, fn_of, localize, src_of
-from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
+from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
 from .hoist import UNSET, hset, invariant_calls
 from .limits import (
     MAX_INLINE_TOTAL,
@@ -70,6 +70,7 @@ class Compiler(Calls, Statements):
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
         self.errors: list[RulesError] = []
+        self.warnings: list[RulesError] = []
         # what each global and counter is assigned, so that views can show it (a card by name
         # or '?') and sampled worlds remap the cards in it (game.card_kind)
         self.global_types: dict[str, set[str]] = {}
@@ -427,6 +428,20 @@ class Compiler(Calls, Statements):
             self.err(f"cannot negate {t}", n.span)
         return self.gen("(-{0})", f), t
 
+    def _never_equal(self, n: N.Compare, types: list[str]) -> None:
+        """A number compared with text (`hand_value(h) == '31'`) is never equal: such a
+        condition never holds, or always does, which is almost always a slip."""
+        for i, op in enumerate(n.ops):
+            pair = {types[i], types[i + 1]}
+            if op in ("==", "!=") and "str" in pair and pair & {"int", "num"}:
+                side = n.operands[i + 1] if types[i + 1] == "str" else n.operands[i]
+                lit = getattr(side, "value", None)
+                fix = (f" (write {lit}, not '{lit}')" if isinstance(lit, str)
+                       and lit.lstrip("-").replace(".", "", 1).isdigit() else "")
+                self.warnings.append(CheckWarning(
+                    f"a number compared with text is never equal: this '{op}' is always "
+                    f"{'false' if op == '==' else 'true'}{fix}", side.span))
+
     def e_BinOp(self, n: N.BinOp, sc: Scope) -> tuple[Fn, str]:
         a, at = self.expr(n.left, sc)
         b, bt = self.expr(n.right, sc)
@@ -450,6 +465,7 @@ class Compiler(Calls, Statements):
     def e_Compare(self, n: N.Compare, sc: Scope) -> tuple[Fn, str]:
         fs = [self.expr(x, sc) for x in n.operands]
         ops = n.ops
+        self._never_equal(n, [t for _, t in fs])
         if len(ops) == 1:
             (a, at), (b, bt) = fs
             op = ops[0]

@@ -83,3 +83,16 @@ def test_yaml_errors_point_at_the_cause_with_a_hint(text: str, line: int, col: i
         load_text(text, "f.yaml")
     assert (e.value.span.line, e.value.span.col) == (line, col)
     assert fragment in e.value.message
+
+
+def test_a_number_compared_with_text_is_a_warning(tmp_path: Path) -> None:
+    f = tmp_path / "r.yaml"
+    f.write_text(RULES.replace("lowest2(p): k = p", "lowest2(p): k = p\nfunctions:\n"
+                               "  hv(cs): size(cs)") % ("\"hv(s) == '31'\"", "k = 1"))
+    reset_hints()
+    errors, warnings = check_all(load_rules(str(f)))
+    assert not errors
+    assert [w.message for w in warnings] == [
+        "a number compared with text is never equal: this '==' is always false "
+        "(write 31, not '31')"]
+    assert (warnings[0].span.line, warnings[0].span.col) == (12, 18)
