@@ -253,6 +253,8 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
             passed += 1
         else:
             _echo(f"{shown}: FAIL: {out.reason}")
+            for line, reason in out.failures:  # every failed expectation, at its line
+                _echo(f"{shown}:{line}: {reason}" if line else f"{shown}: {reason}")
             failed += 1
     _echo(f"{passed} passed, {failed} failed")
     if failed:
