@@ -316,8 +316,9 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     """Bot-vs-bot games and their statistics."""
     from . import sim
     from .agents import parse_agents
+    from .simio import RecordFile, progress_lines
 
-    log: _Record | None = None
+    log: RecordFile | None = None
     try:
         opts = _parse_options(option)
         g = _load_game(game, opts, allow_any_path)
@@ -334,8 +335,10 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         names = parse_agents(agents, n)
         path = g.path if Path(g.path).is_file() else game
         show_bar = not as_json and sys.stderr.isatty()
+        if not show_bar:  # a pipe, a log or --json: a plain line now and then, on stderr
+            more_progress = progress_lines(games, _echo_err)
         if record is not None:
-            log = _Record(record)
+            log = RecordFile(record)
         more: dict[str, Any] = {"record_to": log, "limits": limits,
                                 "allow_any_path": allow_any_path, "game": g,
                                 "bot_work": bot_work}
@@ -348,7 +351,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
                                 progress=lambda k: prog.advance(task, k), **more)
         else:
             stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants,
-                            **more)
+                            progress=more_progress, **more)
         if log is not None:
             log, done = None, log
             done.close()  # the last lines reach the file here: a full disk shows at the latest
@@ -359,6 +362,9 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         if log is not None:
             log.close(quietly=True)  # an error is on its way already
     stats["game"] = g.name
+    # what reproduces the run: the seed and every option's value (defaults included)
+    stats["seed"] = seed
+    stats["options"] = dict(g.options)
     if as_json:
         # strict JSON: the counters hold finite numbers (runtime.counter), and were one to
         # slip through, an error is better than a NaN a JSON reader refuses
@@ -367,35 +373,6 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         _print_stats(stats)
     if stats.get("invariant_violations"):
         raise typer.Exit(1)
-
-
-class _Record:
-    """The file of ``simulate --record``: a write that fails (a full disk, ``/dev/full``, a
-    quota) is a clean error naming the file, as a file that cannot be opened is, not an
-    OSError out of the middle of the run."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        try:
-            self.file = open(path, "w", encoding="utf-8")
-        except OSError as e:
-            raise self._error(e) from None
-
-    def _error(self, e: OSError) -> UsageError:
-        return UsageError(f"--record: cannot write {self.path}: {e.strerror or e}")
-
-    def write(self, text: str) -> None:
-        try:
-            self.file.write(text)
-        except OSError as e:
-            raise self._error(e) from None
-
-    def close(self, quietly: bool = False) -> None:
-        try:
-            self.file.close()
-        except OSError as e:
-            if not quietly:
-                raise self._error(e) from None
 
 
 def _print_stats(s: dict[str, Any]) -> None:
