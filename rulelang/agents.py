@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from .errors import RulesError, RuntimeRulesError, UsageError
+from .ismcts import ISMCTSAgent, parse_spec
 from .limits import MAX_BOT_WORK
 from .runtime import LIMIT, WORK, OutOfWork
 
@@ -217,6 +218,8 @@ AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 def make_agent(name: str, seed: int, bot_work: int | None = None) -> Agent:
     """The agent called ``name``; ``bot_work``: the work a bot that looks ahead may do for
     one decision (default limits.MAX_BOT_WORK)."""
+    if name.strip().lower().split(":")[0] == "ismcts":
+        return ISMCTSAgent(seed, budget=bot_work, **parse_spec(name))  # type: ignore[return-value]
     cls = AGENTS.get(name.strip().lower())
     if cls is None:
         raise UsageError(f"unknown agent '{name}'; agents: {', '.join(AGENTS)}")
@@ -231,8 +234,10 @@ def parse_agents(spec: str | None, players: int) -> list[str]:
     if not names:
         names = ["random"]
     for a in names:
-        if a not in AGENTS:
-            raise UsageError(f"unknown agent '{a}'; agents: {', '.join(AGENTS)}")
+        if a.split(":")[0] == "ismcts":
+            parse_spec(a)  # its budget and settings, checked before any game is played
+        elif a not in AGENTS:
+            raise UsageError(f"unknown agent '{a}'; agents: {', '.join(AGENTS)}, ismcts")
     if len(names) > players:
         raise UsageError(f"--agents names {len(names)} agents for {players} players")
     return names + [names[-1]] * (players - len(names))
