@@ -83,6 +83,7 @@ DRIVES: dict[str, list[Drive]] = {
         Drive(("stock_exhausted",), 2, avoid=("drop", "spread", "hit"))],
     # two players seldom go out before the stock runs out, three who lay down all they can do
     "ten-pennies": [Drive(("stock_exhausted",), 2), Drive(("out",), 3, prefer=("meld", "layoff"))],
+    "texas-holdem": [Drive(("fold", "showdown"), 3)],
 }
 
 FILES = rules_files()
