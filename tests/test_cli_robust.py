@@ -306,7 +306,7 @@ def test_play_and_test_name_the_seed(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- hostile text (issue 15)
 # what must never reach a terminal: C0 controls but newline, DEL, C1 controls (ESC among them)
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-EIGHTS = ROOT / "examples" / "crazy-eights.yaml"
+EIGHTS = ROOT / "games" / "crazy-eights.yaml"
 # a name that is markup, clears the screen and sets the window's title
 NASTY = r"Crazy [/bold] \e[2J\e]0;pwn\a [bold]Eights[/]"
 
