@@ -530,6 +530,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
 
     def _next_round(self) -> None:
         g = self.game
+        self.direction = g.direction  # the deal passes the rules' way round, as play starts
         if g.next_dealer is not None:
             self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
         self._start_round()
