@@ -34,6 +34,7 @@ zones:
   hand: {per_player: true, visibility: owner}
 functions:
   total(cs): sum(c.points for c in cs) + sum(pts[c.rank] for c in cs)
+  straights(cs): size(runs(cs, 3))
 hand_evaluator: total
 round:
   start: [gather(stock), "deal(stock, hand, 3)"]
@@ -72,6 +73,8 @@ def test_a_deck_of_its_own_is_laid_out_in_deck_order(tmp_path: Path) -> None:
     assert s.view(1)["zones"]["hand"][1] == ["R2", "R1", "R0"]
     f = g.functions["total"].fn
     assert f(s, [18, 10]) == 2 * (50 + 20)  # c.points and the value table agree
+    # runs follow a deck of its own's rank order: R0 R1 R2 RS (not Y1), in one suit
+    assert g.functions["straights"].fn(s, [0, 2, 6, 10, 4]) == 3
 
 
 def test_copies_of_one_face_are_one_move(tmp_path: Path) -> None:
