@@ -4,7 +4,7 @@ A card at run time is an int, its index in the deck (several copies of a pack gi
 ints for equal cards). Attributes are tuples indexed by that int, built once per game.
 Notation (CONTRACTS.md): rank then suit, ``T`` for ten (``10`` accepted), ``S H D C`` or the
 suit symbols, ``JK`` for a joker; case-insensitive on input, upper case on output. A deck of
-other ranks or suits (``Deck.french`` false: its cards read from ``deck.py``'s YAML shape) names
+other ranks or suits (``Deck.french`` false: its cards read from ``decks.py``) names
 its cards by its own tokens, rank then suit or suit then rank, upper case, any case on input.
 """
 
@@ -144,14 +144,12 @@ class DeckTables:
         if self.deck.french:
             red = name != JOKER and len(name) >= 2 and name[-1] in RED_SUITS
             return pretty(name), "red" if red else None
-        style = self.styles.get(name)
-        return name, style
+        return name, self.styles.get(name)
 
     @cached_property
     def styles(self) -> dict[str, str]:
-        colour = self.attrs.get("color", ((), ""))[0] if self.attrs else ()
-        return {n: str(colour[i]) for i, n in enumerate(self.name)
-                if i < len(colour) and str(colour[i]) in TERMINAL_COLOURS}
+        colour = self.attrs["color"][0] if "color" in self.attrs else ()
+        return {n: c for n, c in zip(self.name, colour) if c in TERMINAL_COLOURS}
 
     # the deck's own attributes, set by the builder: name -> (value per card id, checker type)
     attrs: dict[str, tuple[tuple, str]] = field(default_factory=dict)

@@ -19,6 +19,7 @@ from typing import Any
 
 from .cards import JOKER, DeckTables, card_key, rank_text
 from .errors import Span
+from .limits import MAX_PACK, MAX_RANK_COPIES, MAX_UNSUITED_COPIES
 from .yamlload import YMap
 
 FRENCH_RANKS = "23456789TJQKA"
@@ -26,9 +27,6 @@ FRENCH_SUITS = ("S", "H", "D", "C")
 TOKEN = re.compile(r"[A-Z0-9+]{1,6}")
 # attributes every card has already (scope.CARD_ATTRS); ``color`` may be given by the deck
 BUILT_IN = ("rank", "suit", "order", "joker", "name")
-MAX_RANK_COPIES = 8
-MAX_UNSUITED_COPIES = 16
-MAX_PACK = 520  # cards in one pack: the tables are made for MAX_COPIES of them
 
 Err = Callable[[str, Span], None]
 
