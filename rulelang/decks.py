@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import JOKER, DeckTables, card_key, rank_text
+from .cards import JOKER, DeckTables, card_key, normalize, rank_text
 from .errors import Span
 from .limits import MAX_PACK, MAX_RANK_COPIES, MAX_UNSUITED_COPIES
 from .yamlload import YMap
@@ -168,7 +168,9 @@ def _attributes(spec: DeckSpec, deck_doc: YMap, err: Err) -> DeckSpec:
                 a.span_of("by"))
             continue
         vals = a.get("values") or {}
-        keys = {spec.key(k) if by == "rank" else _token(k): v for k, v in vals.items()}
+        keys = {spec.key(k) if by == "rank" else
+                (normalize(str(k)) or _token(k)) if by == "name" and spec.french else _token(k): v
+                for k, v in vals.items()}
         spec.attributes.append((str(name), by, keys, a.get("default"), a.span_of("values")))
     return spec
 
