@@ -408,7 +408,6 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.status = "play"
         self.events = []
         self.actor = self.dealer
-        self.direction = g.direction  # every round starts the rules' way round
         self._ctr0 = [row[:] for row in self.ctr]
         self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
         self.turn_decided = -1
@@ -530,7 +529,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
 
     def _next_round(self) -> None:
         g = self.game
-        self.direction = g.direction  # the deal passes the rules' way round, as play starts
+        self.direction = g.direction  # each round goes the rules' way round, the deal too
         if g.next_dealer is not None:
             self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
         self._start_round()
