@@ -8,13 +8,15 @@ and every problem is collected so that ``rulelang check`` can report them all at
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from . import nodes as N
 from .argopts import options_distinct
-from .cards import Deck, rank_text
+from .cards import Deck
 from .codegen import Src, fn_of, frame_call, unit_call
 from .compile import Compiler
+from .decks import card_attributes, read_deck
 from .deps import Deps
 from .engine import State
 from .errors import (
@@ -146,20 +148,8 @@ class Builder:
         direction = -1 if doc.get("direction") == "anticlockwise" else 1
 
         deck_doc = doc.get("deck") or YMap()
-        ranks = tuple(rank_text(r) for r in deck_doc.get("ranks", [
-            2, 3, 4, 5, 6, 7, 8, 9, "T", "J", "Q", "K", "A"]))
-        suits = tuple(str(s).upper() for s in deck_doc.get("suits", ["S", "H", "D", "C"]))
-        for i, r in enumerate(ranks):
-            if len(r) != 1 or r not in "23456789TJQKA":
-                self.err(f"deck rank '{r}' is not one of 2-9, T, J, Q, K, A",
-                         deck_doc["ranks"].span_of(i))
-        for i, s in enumerate(suits):
-            if s not in ("S", "H", "D", "C"):
-                self.err(f"deck suit '{s}' is not one of S, H, D, C",
-                         deck_doc["suits"].span_of(i))
-        if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
-            self.err("the deck lists a rank or a suit twice", self.span(doc, "deck"))
-        jokers = int(deck_doc.get("jokers", 0))
+        dspec = read_deck(deck_doc, self.err, self.span(doc, "deck"))
+        ranks, jokers = dspec.ranks, dspec.jokers
 
         c_pre = None  # copies may depend on the number of players: evaluated per state
         copies_raw = deck_doc.get("copies", 1)
@@ -167,10 +157,11 @@ class Builder:
         # value tables: rank -> number; every rank of the deck needs an entry
         values: dict[str, dict[str, Any]] = {}
         for tname, table in (doc.get("values") or {}).items():
-            t = {rank_text(k): v for k, v in table.items()}
+            t = {dspec.key(k): v for k, v in table.items()}
             missing = [r for r in ranks if r not in t]
             if jokers and "JK" not in t:
                 missing.append("JK")
+            missing += [u for u, _k in dspec.unsuited if u not in t]
             if missing:
                 self.err(f"value table '{tname}' has no value for {', '.join(missing)}",
                          doc["values"].key_span(tname))
@@ -185,8 +176,13 @@ class Builder:
             copies_raw = 1
         # an expression: the tables cover the largest deck any player count can ask for
         max_copies = copies_raw if isinstance(copies_raw, int) else MAX_COPIES
-        deck = Deck(ranks, suits, jokers, max_copies)
+        deck = Deck(ranks, dspec.suits, jokers, max_copies, dspec.rank_copies, dspec.unsuited,
+                    dspec.suit_first, dspec.french)
         tables = deck.build()
+        if dspec.attributes:
+            tables = replace(tables, attrs=card_attributes(dspec, tables, self.err))
+        card_color = tables.attrs["color"][0] if "color" in tables.attrs else \
+            tuple("red" if s in ("H", "D") else "black" if s else "none" for s in tables.suit)
 
         # zones: ids laid out for the largest table (per-player zones take max_players ids)
         zones: list[ZoneDef] = []
@@ -285,9 +281,9 @@ class Builder:
             phases={str(p) for p in phases_doc}, ended_by=set(ended_by), deck_size=tables.size,
             group_zones={z.name for z in zones if z.groups},
             card_rank=tables.rank, card_suit=tables.suit, card_order=tables.order,
-            card_color=tuple("red" if s in ("H", "D") else "black" if s else "none"
-                             for s in tables.suit),
+            card_color=card_color,
             card_joker=tuple(r == "JK" for r in tables.rank), card_name=tables.name,
+            card_attrs={k: v for k, v in tables.attrs.items() if k != "color"},
         )
         for name in list(sym.data):
             if name in counters or name in globs or name in zmap or name in values:

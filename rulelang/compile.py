@@ -143,7 +143,9 @@ class Compiler(Calls, Statements):
             return self.lit(f"F[{sc.slots[name]}]"), sc.types.get(name, "any")
         if sc.phase_names and name in sym.phases | {"end_turn"}:
             return self.lit(self.k(name)), "phase"
-        if name in SPECIAL:
+        if name in SPECIAL and not (name == "direction" and (
+                name in sym.globals or name in sym.zones or name in sym.counters
+                or name in sym.data or name in sym.values)):  # declared before it was special
             if name not in ("suits", "ranks"):
                 self.touch = True
             return self._special(name), SPECIAL[name]
@@ -184,7 +186,8 @@ class Compiler(Calls, Statements):
         "me": "S.actor", "turn": "S.turn", "dealer": "S.dealer", "phase": "S.phase",
                     "round": "S.round", "turns": "S.turns", "ended_by": "S.ended_by",
                     "players": "S.seated", "num_players": "S.n",
-                    "seats": "list(range(S.n))"}
+                    "seats": "list(range(S.n))",
+                    "direction": "('clockwise' if S.direction == 1 else 'anticlockwise')"}
 
     def _special(self, name: str) -> Src:
         if name in self._SPECIAL_SRC:
@@ -204,12 +207,16 @@ class Compiler(Calls, Statements):
             t = "bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str"
             return self.e_Const(N.Const(n.span, v), sc)[0], t
         obj, t = self.expr(n.obj, sc)
+        own = self.sym.card_attrs  # the deck's own attributes (decks.py)
+        if n.name in own and t == "card":
+            return self.gen(self.k(own[n.name][0]) + "[{0}]", obj), own[n.name][1]
         if n.name in CARD_ATTRS and t == "card":
             table = getattr(self.sym, "card_" + n.name)
             return self.gen(self.k(table) + "[{0}]", obj), CARD_ATTRS[n.name]
         if t in ("card",):
-            self.err(f"a card has no attribute '{n.name}'{did_you_mean(n.name, CARD_ATTRS)}"
-                     f"; it has {', '.join(CARD_ATTRS)}", n.name_span or n.span)
+            names = [*CARD_ATTRS, *own]
+            self.err(f"a card has no attribute '{n.name}'{did_you_mean(n.name, names)}"
+                     f"; it has {', '.join(names)}", n.name_span or n.span)
             return (lambda S, F: None), "any"
         if t == "group" and n.name not in ("owner", "number"):
             self.err(f"a group on the table has 'owner' and 'number', not '{n.name}'", n.span)
@@ -218,7 +225,8 @@ class Compiler(Calls, Statements):
             self.err(f"'.{n.name}' needs a card or a record, not {t}", n.span)
             return (lambda S, F: None), "any"
         key = n.name
-        ctable = getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
+        ctable = own[key][0] if key in own else \
+            getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
 
         def attr(o: Any) -> Any:
             if type(o) is int and ctable is not None and 0 <= o < len(ctable):
@@ -227,8 +235,8 @@ class Compiler(Calls, Statements):
                 if key not in o:
                     raise RuntimeRulesError(f"this record has no field '{key}'")
                 return o[key]
-            if isinstance(o, int) and not isinstance(o, bool) and key in CARD_ATTRS:
-                table = getattr(self.sym, "card_" + key)
+            if isinstance(o, int) and not isinstance(o, bool) and ctable is not None:
+                table = ctable
                 if 0 <= o < len(table):
                     return table[o]
                 raise RuntimeRulesError(f"{o!r} is not a card")

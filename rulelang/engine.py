@@ -93,6 +93,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.ctr: list[list[Any]] = [[0] * players for _ in game.counters]
         self.dealer = 0
         self.turn = 0
+        self.direction = game.direction  # which way play goes now (seats.py)
         self.actor: int | None = 0
         self.phase = game.first_phase
         self.round = 0
@@ -115,7 +116,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         # with one pack, different legal entries have different texts (those of actions whose
         # options may repeat a move are made so: movekeys.drop_repeats), so bots that count
         # moves need no texts at all
-        self._unique = game.copies == 1 and game.deck.jokers <= 1
+        self._unique = game.copies == 1 and game.deck.faces_unique
         self._moves: list[tuple[ActionDef, tuple]] = []
         self._moves_of: Any = None  # the entries list that _moves was made from
         self._deal_override = deal
@@ -131,7 +132,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self._round0: tuple[list[int], int] = ([], 0)  # the round's seats in play, decisions
 
         copies = game.copies if isinstance(game.copies, int) else self.packs(game.copies)
-        unit = len(game.deck.ranks) * len(game.deck.suits) + game.deck.jokers
+        unit = game.deck.pack_size
         ncards = max(1, copies) * unit
         if ncards > game.tables.size:
             raise RuntimeRulesError(f"the deck would need {ncards} cards, more than the "
@@ -528,6 +529,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
 
     def _next_round(self) -> None:
         g = self.game
+        self.direction = g.direction  # each round goes the rules' way round, the deal too
         if g.next_dealer is not None:
             self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
         self._start_round()

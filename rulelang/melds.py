@@ -56,6 +56,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     """Set and run finders over the deck's card tables (built once per game)."""
     # the order cards of one meld are listed in: by rank order, then suit, then id
     place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
+    # a deck with ranks of its own (decks.py) runs in the order it lists them
+    own_order = any(r not in RUN_PLACE and r not in ("A", "JK") for r in rank)
 
     def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
         """The options without repeats: equal names, or equal ``same`` keys, are one option
@@ -173,8 +175,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
 
     def positions(c: int, ace: str) -> list[int]:
         # places in the natural sequence A(low) 2 .. K A(high), whatever order the deck lists
-        # its ranks in (an ace-low deck lists A first)
+        # its ranks in (an ace-low deck lists A first); a deck of its own: its ranks' order
         r = rank[c]
+        if own_order:
+            return [order[c] + 1]
         if r == "A":
             return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
         return [RUN_PLACE[r]]

@@ -30,30 +30,36 @@ def _say(con: Console, *parts: Part, end: str = "\n") -> None:
     con.print(styled(*parts), end=end)
 
 
-def _card(c: str) -> Part:
+def _card(c: str, deck: Any = None) -> Part:
+    """A card for people: the French deck with suit symbols, red hearts and diamonds; a deck of
+    its own by name, in its colour (``DeckTables.shown``)."""
+    if deck is not None:
+        text, style = deck.shown(c)
+        return (text, style) if style else text
     red = c != JOKER and len(c) >= 2 and c[-1] in RED_SUITS
     return (pretty(c), "red") if red else pretty(c)
 
 
-def _cards(cards: list[str]) -> list[Part]:
+def _cards(cards: list[str], deck: Any = None) -> list[Part]:
     if not cards:
         return [("(empty)", "dim")]
     out: list[Part] = []
     for i, c in enumerate(cards):
         out += [" "] if i else []
-        out.append(("▮", "dim") if c == "?" else _card(c))
+        out.append(("▮", "dim") if c == "?" else _card(c, deck))
     return out
 
 
-def _zone_line(name: str, cards: list[str], top_only: bool = False) -> list[Part]:
+def _zone_line(name: str, cards: list[str], top_only: bool = False,
+               deck: Any = None) -> list[Part]:
     shown = [c for c in cards if c != "?"]
     if not cards:
         return [f"{name}: empty"]
     if not shown:
         return [f"{name}: {len(cards)} card{'s' if len(cards) != 1 else ''} face down"]
     if top_only and cards[0] != "?" and len(shown) == 1 and len(cards) > 1:
-        return [f"{name}: ", _card(cards[0]), f" on top ({len(cards)} cards)"]
-    return [f"{name}: ", *_cards(cards)]
+        return [f"{name}: ", _card(cards[0], deck), f" on top ({len(cards)} cards)"]
+    return [f"{name}: ", *_cards(cards, deck)]
 
 
 def _show_value(x: Any) -> str:
@@ -79,9 +85,11 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                     continue
                 who = "you" if p == seat else f"P{p}"
                 out: Part = "" if v["active"][p] else (" (out)", "dim")
-                _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards))
+                _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards, g.tables))
         else:
-            _say(con, "  ", *_zone_line(zd.name, z, zd.visibility == "top"))
+            _say(con, "  ", *_zone_line(zd.name, z, zd.visibility == "top", g.tables))
+    if v.get("direction", "clockwise") != ("clockwise" if g.direction == 1 else "anticlockwise"):
+        _say(con, f"  play goes {v['direction']} (reversed)")
     shown = {k: x for k, x in v["globals"].items()
              if x is not None and not isinstance(x, bool) and x != [] and
              g.global_types.get(k) not in ("card", "list[card]")}
@@ -124,7 +132,7 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
         shown: list[Part] = []
         for i, gr in enumerate(groups, 1):
             shown += ["  "] if i > 1 else []
-            shown += [(f"{label}#{i}", "dim"), " ", *_cards(order(gr))]
+            shown += [(f"{label}#{i}", "dim"), " ", *_cards(order(gr), state.game.tables)]
         _say(con, f"  {zd.name} {who}: ", *shown)
 
 
@@ -215,7 +223,8 @@ def _show_cuts(con: Console, state: Any, seat: int) -> None:
     for i, cut in enumerate(cuts):
         parts: list[Part] = ["  cut again: " if i else "  cut for the deal: "]
         for k, (p, card) in enumerate(cut):
-            parts += [", " if k else "", "you " if p == seat else f"P{p} ", _card(card)]
+            parts += [", " if k else "", "you " if p == seat else f"P{p} ",
+                  _card(card, state.game.tables)]
         _say(con, *parts)
     if cuts:
         _say(con, f"  {'you deal' if state.dealer == seat else f'P{state.dealer} deals'} first")
@@ -244,7 +253,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
                 val = f" = {ev.fn(state, state.zones[base + p])}"
             except RulesError:
                 val = ""
-        _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards), val)
+        _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards, g.tables), val)
     if state.round_results:
         delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]

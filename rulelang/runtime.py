@@ -37,7 +37,7 @@ PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError
 # the state as generated code sees it (engine.State documents each member)
 STATE_READS = frozenset({
     "n", "zones", "ctr", "g", "seated", "active", "dealer", "turn", "actor", "phase", "round",
-    "turns", "ended_by", "max_moves", "values", "get", "pending_end",
+    "turns", "ended_by", "max_moves", "values", "get", "pending_end", "direction",
     # the flow's counters and limits, for an action's generated step (fuse.py)
     "steps", "round_steps", "total_turns", "max_round_steps", "max_game_steps",
 })
@@ -53,6 +53,7 @@ STATE_CALLS = frozenset({
     "fx_move", "fx_meld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",
     "fx_active", "fx_owner", "fx_zone_of", "fx_visible_to", "fx_cut",
+    "fx_reverse_direction", "fx_set_direction",
 })
 
 

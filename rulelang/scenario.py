@@ -162,11 +162,12 @@ def _cards(S: Any, cs: list[int]) -> list[str]:
     return [S.game.tables.name[c] for c in cs]
 
 
-def _canon(x: Any) -> Any:
+def _canon(x: Any, tables: Any = None) -> Any:
+    """Expected cards as the deck names them (``10h`` is ``TH``; any case)."""
     if isinstance(x, list):
-        return [_canon(v) for v in x]
+        return [_canon(v, tables) for v in x]
     if isinstance(x, str):
-        return normalize(x) or x
+        return (tables.lookup(x) if tables is not None else normalize(x)) or x
     return x
 
 
@@ -235,7 +236,7 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
                     zgot = [[len(gr) if key == "sizes" else
                              _cards(S, sorted(gr, key=g.tables.sort_key)) for gr in grs]
                             for grs in per]
-                    checks.append((f"{key}.{zname}", _canon(zwant),
+                    checks.append((f"{key}.{zname}", _canon(zwant, g.tables),
                                    zgot if zd.per_player else zgot[0], line(want, zname)))
                     continue
                 if zd.per_player:
@@ -245,7 +246,7 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
                 else:
                     zl = S.zones[zd.first_id]
                     zgot = len(zl) if key == "sizes" else _cards(S, zl)
-                checks.append((f"{key}.{zname}", _canon(zwant), zgot, line(want, zname)))
+                checks.append((f"{key}.{zname}", _canon(zwant, g.tables), zgot, line(want, zname)))
             continue
         elif key == "eliminated":
             got = [p for p in range(S.n) if not S.active[p]]

@@ -34,7 +34,7 @@ CARD_ATTRS = {"rank": "str", "suit": "str", "color": "str", "order": "int", "jok
 SPECIAL = {
     "me": "seat", "turn": "seat", "dealer": "seat", "phase": "str", "round": "int",
     "turns": "int", "ended_by": "str", "players": "list[seat]", "num_players": "int",
-    "suits": "list[str]", "ranks": "list[str]", "seats": "list[seat]",
+    "suits": "list[str]", "ranks": "list[str]", "seats": "list[seat]", "direction": "str",
 }
 CMP_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 
@@ -82,6 +82,8 @@ class Symbols:
     card_color: tuple
     card_joker: tuple
     card_name: tuple
+    # the deck's own attributes (deck.attributes): name -> (value per card id, checker type)
+    card_attrs: dict[str, tuple[tuple, str]] = field(default_factory=dict)
 
 
 class Scope:

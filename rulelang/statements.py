@@ -143,6 +143,9 @@ class Statements:
         if name == "dealer" and op == "=":
             # the dealer may be chosen by effects (a draw for the first deal in match.start)
             return [f"S.dealer = _dealer(S, {v})"]
+        if name == "direction" and op == "=" and name not in sc.slots and not (
+                name in sym.counters or name in sym.zones or name in sym.values):
+            return [f"S.fx_set_direction({v})"]  # which way play goes (seats.py)
         if name in sym.counters or name in sym.zones or name in SPECIAL or name in sym.values:
             self.err(f"'{name}' cannot be assigned", n.span)
             return ["pass"]

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .builtins import Group, charged
-from .cards import normalize
 from .errors import RuntimeRulesError, UsageError
 from .limits import MAX_COPIES, MAX_CUTS
 from .runtime import WORK, brief, charge, clipped_text, log_message
@@ -332,7 +331,7 @@ class Table:
         here: Any = None  # where the scenario gave the zone being laid out
 
         def pick(text: Any, where: str) -> int:
-            name = normalize(str(text))
+            name = g.tables.lookup(str(text))
             if name is None:
                 raise UsageError(f"deal: {where}: '{text}' is not a card", here)
             for c in by_name.get(name, []):

@@ -48,6 +48,7 @@ def view(S: Any, seat: int) -> dict[str, Any]:
     out = {
         "seat": seat, "players": S.n, "round": S.round, "dealer": S.dealer,
         "turn": S.turn, "phase": S.phase, "to_move": S.current_player(),
+        "direction": "clockwise" if S.direction == 1 else "anticlockwise",
         "status": S.status, "ended_by": S.ended_by, "zones": zones,
         "counters": {name: [_shown(S, x, ckinds[i], seat) for x in S.ctr[i]]
                      for i, (name, _) in enumerate(g.counters)},

@@ -84,6 +84,9 @@ DRIVES: dict[str, list[Drive]] = {
     # two players seldom go out before the stock runs out, three who lay down all they can do
     "ten-pennies": [Drive(("stock_exhausted",), 2), Drive(("out",), 3, prefer=("meld", "layoff"))],
     "texas-holdem": [Drive(("fold", "showdown"), 3)],
+    # five hands of five leave a stock of 26: eights held back, it runs out before a hand does
+    "crazy-eights": [Drive(("out",), 4), Drive(("blocked",), 5, avoid=("eight",))],
+    "uno": [Drive(("out",), 4, avoid=("draw",))],
 }
 
 FILES = rules_files()
