@@ -83,6 +83,8 @@ DRIVES: dict[str, list[Drive]] = {
         Drive(("stock_exhausted",), 2, avoid=("drop", "spread", "hit"))],
     # two players seldom go out before the stock runs out, three who lay down all they can do
     "ten-pennies": [Drive(("stock_exhausted",), 2), Drive(("out",), 3, prefer=("meld", "layoff"))],
+    # a short match: shows, then a win (in the play or the show)
+    "cribbage": [Drive(("counted", "won"), 2, {"target": 31})],
 }
 
 FILES = rules_files()
