@@ -202,24 +202,14 @@ class _Thinking:
         self.left -= max(1, allowance - WORK[0])
         return out
 
-
     def complete(self, s: Any, h: Any, seat: int) -> Any:
         """A sequential choice under way (choice.py): an item is worth the best whole choice
         it leads to, each completion judged as a move is (the heuristic sees only whole
         choices played)."""
-        allowance = self._allowance(s)
-        if not allowance:
-            self.spent = True
-            return _SPENT
-        before = s.work_done
-        try:
-            count = s.num_moves()
-        except OutOfWork:
-            return self._out(allowance)
-        except RulesError:
-            self.left -= max(1, s.work_done - before + allowance - WORK[0])
-            return _FAILED
-        self.left -= max(1, s.work_done - before)
+        s.work_done = 0  # what ``listing`` charges: this listing's work alone
+        count = self.listing(s)
+        if count is _SPENT or count is _FAILED:
+            return count
         best: Any = _FAILED
         for j in range(count):
             done = self.judge(s.clone(share_rng=True), j, None, h, seat)

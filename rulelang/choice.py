@@ -30,7 +30,7 @@ from .runtime import PY_ERRORS, as_rules_error, brief, charge
 class Choosing(NamedTuple):
     """A sequential choice under way: the action, the values of its arguments before the
     choice, the options (each once, in order), the indexes chosen (in the order chosen), the
-    legal whole choices as sorted index tuples (None: every choice of ``count`` is legal; ())
+    legal whole choices as sorted index tuples (None: every choice of ``count`` is legal),
     and how many items the choice takes."""
 
     action: ActionDef
@@ -66,7 +66,7 @@ class Choices:
         if count == 0:
             return [(action, (*prefix, []))] if legal is None or legal else []
         item = action.pick.item  # type: ignore[union-attr]
-        return [(item, (*prefix, opts[i])) for i in _next_items(legal, (), len(opts), count)]
+        return [(item, (*prefix, opts[i])) for i in _next_items(legal, (), len(opts))]
 
     def pick_next(self) -> list:
         """The legal entries in the middle of a choice: the items still open."""
@@ -74,7 +74,7 @@ class Choices:
         assert ch is not None
         item = ch.action.pick.item  # type: ignore[union-attr]
         return [(item, (*ch.prefix, ch.options[i]))
-                for i in _next_items(ch.legal, ch.chosen, len(ch.options), ch.count)]
+                for i in _next_items(ch.legal, ch.chosen, len(ch.options))]
 
     def _pick_count(self, action: ActionDef, F: list) -> int:
         pick = action.pick
@@ -236,7 +236,7 @@ def _index(options: tuple, v: Any) -> int:
     raise RuntimeRulesError(f"{brief(v)} is not among the choice's options")
 
 
-def _next_items(legal: frozenset | None, chosen: tuple, n: int, count: int) -> list[int]:
+def _next_items(legal: frozenset | None, chosen: tuple, n: int) -> list[int]:
     """The indexes that may come next: not chosen yet, and held with those chosen by some
     legal whole choice."""
     if legal is None:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import rulelang
+from rulelang.limits import MAX_WORK
+from rulelang.runtime import LIMIT, WORK
 
 from .helpers import output, run_cli
 
@@ -29,13 +34,19 @@ phases:
 """
 
 
+_GAMES: dict[str, Any] = {}
+
+
 def score(tmp_path: Path, evaluator: str, *cards: str) -> str:
-    p = tmp_path / "runs.yaml"
-    if not p.exists():
+    """The function's value for the cards, as `rulelang score --evaluator` prints it."""
+    g = _GAMES.get("runs")
+    if g is None:
+        p = tmp_path / "runs.yaml"
         p.write_text(GAME, encoding="utf-8")
-    r = run_cli("score", str(p), "--evaluator", evaluator, *cards)
-    assert r.returncode == 0, output(r)
-    return r.stdout.strip()
+        g = _GAMES["runs"] = rulelang.load(str(p))
+    ids = g.tables.ids_by_name()
+    WORK[0] = LIMIT[0] = MAX_WORK
+    return str(g.functions[evaluator].fn(g.new_state(2), [ids[c][0] for c in cards]))
 
 
 def test_runs_across_suits_one_per_choice_of_cards(tmp_path: Path) -> None:

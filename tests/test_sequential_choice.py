@@ -220,3 +220,24 @@ def test_simulate_random_and_greedy_check_clean(tmp_path: Path) -> None:
         assert r.returncode == 0, r.stdout + r.stderr
         out = json.loads(r.stdout)
         assert out["decisions"] == 5 * 4 and not out.get("violations")
+
+
+def test_arguments_before_the_choice_are_chosen_with_its_first_item(tmp_path: Path) -> None:
+    p = tmp_path / "give.yaml"
+    p.write_text(GAME.replace("{cs: ARGS}", '{to: "[q for q in players if q != me]", '
+                              'cs: {pick: "hand[me]", count: "1 + 1"}}').replace("WHEN", ""),
+                 encoding="utf-8")
+    g = rulelang.load(str(p))
+    s = g.new_state(3, seed=0)
+    me = s.actor
+    firsts = s.legal_moves()
+    assert len(firsts) == 2 * 5 and all(m.split()[1] in ("P0", "P1", "P2") for m in firsts)
+    s.apply(firsts[0])
+    to = firsts[0].split()[1]
+    assert all(m.split()[1] == to for m in s.legal_moves()) and len(s.legal_moves()) == 4
+    t = g.new_state(3, seed=0)
+    a, b = firsts[0].split()[2], s.legal_moves()[-1].split()[2]
+    t.apply(f"lay {to} {b} {a}")
+    s.apply(f"lay {to} {b}")
+    assert t.zones == s.zones and t.choice is None and s.choice is None
+    assert sorted(g.tables.name[c] for c in t.zones[g.zones[2].first_id + me]) == sorted([a, b])
