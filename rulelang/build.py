@@ -460,7 +460,7 @@ class Builder:
                 at = argdoc.span_of(argname)
                 if isinstance(argexpr, YMap) or pick is not None:
                     pick, argexpr, at = pick_text(self, str(argname), argexpr, at, pick)
-                tree = self.parse(argexpr, "expr", at)
+                tree = self.parse(argexpr, "expr", at) if argexpr is not None else None
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
                 if pick is not None and pick[1] is None:  # the whole choice: a list of items
                     pick, typ = (pick[0], _elem_type(typ)), f"list[{typ}]"

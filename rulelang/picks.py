@@ -39,7 +39,7 @@ def pick_text(builder: Any, argname: str, spec: Any, span: Span, before: Any
     if "pick" not in spec or "count" not in spec:
         builder.err(f"the sequential choice '{argname}' needs pick: (the options) and count: "
                     "(how many items to choose)", span)
-        return None, "[]", span
+        return None, None, span
     return (spec, None), spec["pick"], spec.span_of("pick")
 
 
