@@ -36,6 +36,7 @@ from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_ki
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
+from .picks import make_pick, pick_count, pick_text
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, UserFn, join_src
 from .valuetables import option_values
@@ -451,9 +452,15 @@ class Builder:
             arg_spans: list[Span] = []
             argdoc = a.get("args") or YMap()
             distinct = True  # see ActionDef.distinct
+            pick = None  # a sequential choice (picks.py): (its mapping, its item type)
             for argname, argexpr in argdoc.items():
-                tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
+                at = argdoc.span_of(argname)
+                if isinstance(argexpr, YMap) or pick is not None:
+                    pick, argexpr, at = pick_text(self, str(argname), argexpr, at, pick)
+                tree = self.parse(argexpr, "expr", at) if argexpr is not None else None
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+                if pick is not None and pick[1] is None:  # the whole choice: a list of items
+                    pick, typ = (pick[0], _elem_type(typ)), f"list[{typ}]"
                 slot = sc.new_slot(str(argname), _elem_type(typ))
                 if fn is not None and card_kind(_elem_type(typ)) == UNKNOWN:
                     # cards are numbers at run time: only the type tells a move how to show
@@ -463,12 +470,13 @@ class Builder:
                              "from the other players; give the choices as a zone, a list of "
                              "cards or seats, a range, or a comprehension or filter over one",
                              argdoc.span_of(argname))
-                if not options_distinct(tree, _elem_type(typ), c.sym.zones):
+                if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones):
                     distinct = False
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
-                    arg_spans.append(argdoc.span_of(argname))
+                    arg_spans.append(at)
+            count = pick_count(self, c, sc, pick[0]) if pick is not None else None
             when = when_src = when_tree = None
             if "when" in a:
                 tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
@@ -492,6 +500,8 @@ class Builder:
                                      const if isinstance(const, str) else None,
                                      when_src, arg_srcs, next_tree, when_tree,
                                      arg_spans=arg_spans, distinct=distinct))
+            if count is not None and args:
+                make_pick(actions[-1], count, pick[0].span_of("count"), pick[1])  # type: ignore[index]
         ph = PhaseDef(name, actor, enter, actions, 0, span)
         if not self.errors and not c.errors:
             ph.legal = legal_function(c.cg, actions)

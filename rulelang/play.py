@@ -104,6 +104,10 @@ def show_table(con: Console, state: Any, seat: int) -> None:
         _say(con, f"  {name}: " + "  ".join(
             f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
             else f"P{p}={x}" for p, x in enumerate(row)))
+    ch = v.get("choosing")
+    if ch:  # a sequential choice under way (choice.py): the items chosen so far
+        _say(con, f"  choosing {ch['action']}: {' '.join(ch['chosen'])} "
+                  f"({len(ch['chosen'])} of {ch['count']}; choose the next)")
     ev = g.hand_evaluator
     hz = g.hand_zone()
     if ev and hz is not None:
