@@ -31,11 +31,13 @@ from .flowgen import delta_triggers, legal_function, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
 from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
+from .housecheck import HOUSE_WORD, house_choice, house_def
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, UserFn, join_src
+from .structured import start_shapes, yaml_start
 from .valuetables import option_values
 from .yamlload import YMap
 
@@ -113,7 +115,7 @@ class Builder:
                    name: Any) -> Unit | None:
         """A global's or counter's starting value, its type added to what it is assigned."""
         self.unit_type = "any" if text is not None else "none"
-        u = self.unit(c, text, span)
+        u = self.unit(c, yaml_start(text, span, self.errors), span)  # (bets: [] as "[]")
         types.setdefault(str(name), set()).add(self.unit_type)
         return u
 
@@ -289,6 +291,7 @@ class Builder:
                              for s in tables.suit),
             card_joker=tuple(r == "JK" for r in tables.rank), card_name=tables.name,
         )
+        sym.counter_shapes, sym.global_shapes = start_shapes(doc, self.options)
         for name in list(sym.data):
             if name in counters or name in globs or name in zmap or name in values:
                 self.err(f"'{name}' is declared twice", doc["data"].key_span(name))
@@ -413,6 +416,7 @@ class Builder:
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
         )
+        game.house = house_def(self, doc, phases, counters, globs)
         game.generated = c.cg
         game.seat_trees = self.kept
         if not self.errors and not c.errors:
@@ -440,15 +444,16 @@ class Builder:
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         # the default actor is whose turn it is: the engine needs no code for that
+        is_house = bool(p) and p.get("actor") == HOUSE_WORD  # played by the rules: house.py
         actor = (self.unit(c, p["actor"], p.span_of("actor"))
-                 if p and p.get("actor", "turn") != "turn" else None)
+                 if p and p.get("actor", "turn") not in ("turn", HOUSE_WORD) else None)
         enter = self.effects(c, p.get("enter"), p.span_of("enter")) if p else None
         actions: list[ActionDef] = []
         adoc = (p or {}).get("actions") or YMap()
         for aname, a in adoc.items():
             aspan = adoc.key_span(aname)
             a = a or YMap()
-            sc = Scope(in_action=True)
+            sc = Scope(in_action=True, house=is_house)
             args: list[tuple[str, Any, str, int]] = []
             arg_srcs: list[Any] = []
             arg_spans: list[Span] = []
@@ -472,6 +477,7 @@ class Builder:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
                     arg_spans.append(argdoc.span_of(argname))
+                    self.errors.extend(house_choice(is_house, str(argname), typ, arg_spans[-1]))
             when = when_src = when_tree = None
             if "when" in a:
                 tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
@@ -495,7 +501,7 @@ class Builder:
                                      const if isinstance(const, str) else None,
                                      when_src, arg_srcs, next_tree, when_tree,
                                      arg_spans=arg_spans, distinct=distinct))
-        ph = PhaseDef(name, actor, enter, actions, 0, span)
+        ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house)
         if not self.errors and not c.errors:
             ph.legal = legal_function(c.cg, actions)
         return ph

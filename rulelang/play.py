@@ -19,6 +19,7 @@ from .agents import make_agent
 from .cards import JOKER, RED_SUITS, pretty
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
+from .showvalue import house_shares, show_value
 from .terminal import console as safe_console
 from .terminal import styled
 
@@ -65,8 +66,9 @@ def _show_value(x: Any) -> str:
 def show_table(con: Console, state: Any, seat: int) -> None:
     v = state.view(seat)
     g = state.game
+    dealer = v["dealer"] == seat and g.house is None  # with a house, no seat deals
     con.rule(styled(f"{g.name} — round {v['round']} — you are P{seat}"
-                    f"{' (dealer)' if v['dealer'] == seat else ''}"))
+                    f"{' (dealer)' if dealer else ''}"))
     for zd in g.zones:
         z = v["zones"][zd.name]
         if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
@@ -82,8 +84,9 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                 _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards))
         else:
             _say(con, "  ", *_zone_line(zd.name, z, zd.visibility == "top"))
-    shown = {k: x for k, x in v["globals"].items()
-             if x is not None and not isinstance(x, bool) and x != [] and
+    shares = house_shares(g)
+    shown = {k: x for k, x in v["globals"].items() if k not in shares.values()
+             and x is not None and not isinstance(x, bool) and x != [] and
              g.global_types.get(k) not in ("card", "list[card]")}
     if shown:
         def who(k: str, x: Any) -> str:  # a seat as the table names it
@@ -93,9 +96,11 @@ def show_table(con: Console, state: Any, seat: int) -> None:
 
         _say(con, "  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
     for name, row in v["counters"].items():
-        _say(con, f"  {name}: " + "  ".join(
-            f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
-            else f"P{p}={x}" for p, x in enumerate(row)))
+        extra = ([f"{g.house.name}={show_value(v['globals'][shares[name]])}"]
+                 if name in shares else [])
+        _say(con, f"  {name}: " + "  ".join([
+            f"{'you' if p == seat else 'P' + str(p)}={show_value(x)}"
+            for p, x in enumerate(row)] + extra))
     ev = g.hand_evaluator
     hz = g.hand_zone()
     if ev and hz is not None:
@@ -225,7 +230,8 @@ def _show_events(con: Console, state: Any, seat: int, since: int) -> int:
     events = state.view(seat)["events"]
     for who, text in events[since:]:
         if who != seat:
-            _say(con, "  ", (f"P{who}", "magenta"), f": {text}")
+            _say(con, "  ", (f"P{who}" if who >= 0 else state.game.house.name, "magenta"),
+                 f": {text}")
     return len(events)
 
 
@@ -245,14 +251,20 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
             except RulesError:
                 val = ""
         _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards), val)
+    if g.house is not None:  # the house's cards: its zones that everyone sees
+        for zd in g.zones:
+            if not zd.per_player and zd.visibility == "public":
+                _say(con, f"  {g.house.name} ({zd.name}): ",
+                     *_cards(state.view(seat)["zones"][zd.name]))
     if state.round_results:
         delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]
         for ci, (cname, _) in enumerate(g.counters):
             if kinds[ci] != FREE:  # a counter that may hold cards is shown by the view only
                 continue
-            changes = [f"{'you' if p == seat else f'P{p}'} {d:+g}" for p, d in
-                       enumerate(delta[ci]) if isinstance(d, (int, float)) and d]
+            changes = [f"{'you' if p == seat else f'P{p}' if p < state.n else g.house.name} "
+                       f"{d:+g}" for p, d in enumerate(delta[ci])
+                       if isinstance(d, (int, float)) and d]
             if changes:
                 _say(con, f"  {cname}: {', '.join(changes)}")
     out = [p for p in range(state.n) if not state.active[p]]
