@@ -416,7 +416,7 @@ class Builder:
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
         )
-        game.house = house_def(self, doc, phases, counters, globs)
+        game.house = house_def(self, doc, phases, counters, globs, zmap)
         game.generated = c.cg
         game.seat_trees = self.kept
         if not self.errors and not c.errors:
@@ -477,7 +477,8 @@ class Builder:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
                     arg_spans.append(argdoc.span_of(argname))
-                    self.errors.extend(house_choice(is_house, str(argname), typ, arg_spans[-1]))
+                    self.errors.extend(house_choice(is_house, str(argname), typ,
+                                                    arg_spans[-1], tree))
             when = when_src = when_tree = None
             if "when" in a:
                 tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))

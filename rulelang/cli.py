@@ -417,7 +417,7 @@ def _print_stats(s: dict[str, Any]) -> None:
     con.print(f"rounds ended by: {ends}")
     for c, roles in s.get("counter_change_per_round", {}).items():
         parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items() if r != "house")
-        house = f"; the house {roles['house']:+.3f}" if "house" in roles else ""  # no seat
+        house = f"; house {roles['house']:+.3f}" if "house" in roles else ""  # not a seat
         con.print(f"mean change of {c} per round, seats in play: {parts}{house}")
     if s.get("invariant_violations"):
         con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))

@@ -36,6 +36,11 @@ class HouseDef:
 
     name: str = "house"
     counters: dict[str, int] = field(default_factory=dict)  # counter -> global index
+    zones: list[str] = field(default_factory=list)  # the shared zones that are the house's
+
+    def label(self, zone: str) -> str:
+        """How play names one of the house's zones: the house's name, when it has one zone."""
+        return self.name if len(self.zones) == 1 else f"{self.name} {zone}"
 
 
 def values(S: Any) -> list[Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import nodes as N
 from .errors import CheckError, Span, did_you_mean
 from .house import HouseDef
 
@@ -19,20 +20,24 @@ from .house import HouseDef
 HOUSE_WORD = "house"
 
 
-def house_choice(house: bool, argname: str, typ: str, span: Span) -> list[CheckError]:
+def house_choice(house: bool, argname: str, typ: str, span: Span,
+                 tree: Any) -> list[CheckError]:
     """An error when argument ``argname`` of an action of a house phase (``house``), its
-    options of checker type ``typ``, may offer more than one value."""
+    options ``tree`` of checker type ``typ``, may offer more than one value: a list of one
+    written out (``[top(shoe)]``) and a single value offer one."""
+    if isinstance(tree, N.ListLit) and len(tree.items) == 1:
+        return []
     if house and (typ.startswith("list") or typ in ("any", "table", "record", "fn")):
         return [CheckError(
             f"a house phase makes no decision, but argument '{argname}' may offer several "
-            f"values ({typ}); give it one value, such as first(...) or top(...), or put the "
+            f"values ({typ}); give it one value, such as [top(shoe)] or [first(...)], or put the "
             "choice in when: (the house plays the first legal action in the order written)",
             span)]
     return []
 
 
 def house_def(b: Any, doc: Any, phases: dict[str, Any], counters: dict[str, int],
-              globs: dict[str, int]) -> HouseDef | None:
+              globs: dict[str, int], zones: dict[str, tuple[int, bool]]) -> HouseDef | None:
     """The game's house: from its ``house:`` section, or a house phase alone (named
     "house"); None for a game with neither. Errors go to builder ``b``."""
     sec = doc.get("house")
@@ -54,4 +59,10 @@ def house_def(b: Any, doc: Any, phases: dict[str, Any], counters: dict[str, int]
                   f"the house's {cname} are a global of the rules file", span)
         else:
             h.counters[str(cname)] = globs[gname]
+    for i, z in enumerate(sec.get("zones") or []):
+        if not isinstance(z, str) or z not in zones or zones[z][1]:
+            b.err(f"house: {z!r} is not a shared zone{did_you_mean(str(z), zones)}; the house's "
+                  "cards lie in shared zones", sec["zones"].span_of(i))
+        else:
+            h.zones.append(z)
     return h

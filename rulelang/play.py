@@ -83,7 +83,8 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                 out: Part = "" if v["active"][p] else (" (out)", "dim")
                 _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards))
         else:
-            _say(con, "  ", *_zone_line(zd.name, z, zd.visibility == "top"))
+            name = g.house.label(zd.name) if g.house and zd.name in g.house.zones else zd.name
+            _say(con, "  ", *_zone_line(name, z, zd.visibility == "top"))
     shares = house_shares(g)
     shown = {k: x for k, x in v["globals"].items() if k not in shares.values()
              and x is not None and not isinstance(x, bool) and x != [] and
@@ -251,11 +252,16 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
             except RulesError:
                 val = ""
         _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards), val)
-    if g.house is not None:  # the house's cards: its zones that everyone sees
-        for zd in g.zones:
-            if not zd.per_player and zd.visibility == "public":
-                _say(con, f"  {g.house.name} ({zd.name}): ",
-                     *_cards(state.view(seat)["zones"][zd.name]))
+    for zname in g.house.zones if g.house is not None else []:  # the house's cards
+        cards = state.view(seat)["zones"][zname]
+        val = ""
+        if ev is not None and cards and "?" not in cards:
+            try:
+                zid = next(z.first_id for z in g.zones if z.name == zname)
+                val = f" = {ev.fn(state, state.zones[zid])}"
+            except RulesError:
+                val = ""
+        _say(con, f"  {g.house.label(zname)}: ", *_cards(cards), val)
     if state.round_results:
         delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]

@@ -198,12 +198,11 @@ class Statements:
         new = f"{self.k(set_in)}({holder}, {kv}, {value})"
         # what the holder holds afterwards, as far as cards go (views, sampled worlds): a
         # value that is no card put in a list or record leaves it as free of cards as it was
+        # (its type is what its other values give it); a card or unknown value may be a card
         vt = vt if binop is None else "num"
-        free = card_kind(vt) == FREE
-        held = ("any" if not free else f"list[{vt}]" if shape == LIST and len(path) == 1
-                else "record" if shape == RECORD else "any")
-        (self.counter_types if name in sym.counters else self.global_types).setdefault(
-            name, set()).add(held)
+        if card_kind(vt) != FREE or shape not in (LIST, RECORD):
+            (self.counter_types if name in sym.counters else self.global_types).setdefault(
+                name, set()).add("any")
         if name in sym.counters:
             return lines + [f"{holder} = _counter({new}, {self.k(name)})"]
         return lines + [f"{holder} = {new}"]
