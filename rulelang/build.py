@@ -31,7 +31,7 @@ from .flowgen import delta_triggers, legal_function, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
 from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
-from .housecheck import HOUSE_WORD, house_choice, house_def
+from .housecheck import is_house
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
@@ -416,7 +416,6 @@ class Builder:
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
         )
-        game.house = house_def(self, doc, phases, counters, globs, zmap)
         game.generated = c.cg
         game.seat_trees = self.kept
         if not self.errors and not c.errors:
@@ -444,16 +443,15 @@ class Builder:
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         # the default actor is whose turn it is: the engine needs no code for that
-        is_house = bool(p) and p.get("actor") == HOUSE_WORD  # played by the rules: house.py
-        actor = (self.unit(c, p["actor"], p.span_of("actor"))
-                 if p and p.get("actor", "turn") not in ("turn", HOUSE_WORD) else None)
+        actor = (self.unit(c, p["actor"], p.span_of("actor"))  # (a house: house.py)
+                 if p and p.get("actor", "turn") != "turn" and not is_house(p) else None)
         enter = self.effects(c, p.get("enter"), p.span_of("enter")) if p else None
         actions: list[ActionDef] = []
         adoc = (p or {}).get("actions") or YMap()
         for aname, a in adoc.items():
             aspan = adoc.key_span(aname)
             a = a or YMap()
-            sc = Scope(in_action=True, house=is_house)
+            sc = Scope(in_action=True, house=is_house(p))
             args: list[tuple[str, Any, str, int]] = []
             arg_srcs: list[Any] = []
             arg_spans: list[Span] = []
@@ -477,8 +475,6 @@ class Builder:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
                     arg_spans.append(argdoc.span_of(argname))
-                    self.errors.extend(house_choice(is_house, str(argname), typ,
-                                                    arg_spans[-1], tree))
             when = when_src = when_tree = None
             if "when" in a:
                 tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
@@ -502,7 +498,7 @@ class Builder:
                                      const if isinstance(const, str) else None,
                                      when_src, arg_srcs, next_tree, when_tree,
                                      arg_spans=arg_spans, distinct=distinct))
-        ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house)
+        ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house(p))
         if not self.errors and not c.errors:
             ph.legal = legal_function(c.cg, actions)
         return ph

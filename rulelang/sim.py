@@ -98,7 +98,8 @@ def conserved_problems(state: Any) -> list[str]:
         base = state.conserved_start.get(name)
         if base is None:
             state.conserved_start[name] = v
-        elif abs(v - base) > 1e-9:
+        elif (abs(v - base) > 1e-9 if isinstance(v, (int, float)) and isinstance(
+                base, (int, float)) else v != base):  # (not numbers: compared as they are)
             out.append(f"conserved '{name}' changed from {base} to {v}")
     return out
 

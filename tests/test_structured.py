@@ -162,3 +162,10 @@ def test_scenarios_start_and_expect_lists(tmp_path: Path) -> None:
         """))
     r = run_cli("test", str(tmp_path / "t.scenario.yaml"))
     assert r.returncode == 0, output(r)
+
+
+def test_a_conserved_list_is_compared_as_it_is(tmp_path: Path) -> None:
+    text = BASE.replace("  chips: sum(chips)\n", "  chips: sum(chips)\n  seen: hist\n")
+    r = run_cli("simulate", str(_write(tmp_path, text)), "--games", "1", "--check")
+    assert r.returncode == 1 and "Traceback" not in output(r)  # a violation, reported
+    assert "conserved 'seen' changed from [] to [" in r.stdout
