@@ -83,6 +83,11 @@ DRIVES: dict[str, list[Drive]] = {
         Drive(("stock_exhausted",), 2, avoid=("drop", "spread", "hit"))],
     # two players seldom go out before the stock runs out, three who lay down all they can do
     "ten-pennies": [Drive(("stock_exhausted",), 2), Drive(("out",), 3, prefer=("meld", "layoff"))],
+    "blackjack": [
+        Drive(("showdown", "house_natural"), 3),
+        Drive(("showdown", "house_natural"), 3,
+              {"dealer_hits_soft_17": True, "resplit": True, "surrender": True,
+               "insurance": True, "double_after_split": False}, prefer=("split", "insure"))],
 }
 
 FILES = rules_files()

@@ -100,8 +100,7 @@ def test_clones_and_samples_share_no_change(tmp_path: Path) -> None:
     ("bets[me] = bets[me] + [{stake: n, doubled: false}]", None),
     ("bets[me] = n", "cannot assign this to 'bets': it holds a list (its starting value is "
                      "one), not int"),
-    ("chips[me] = [n]", "cannot assign this to 'chips': it holds a number (its starting value "
-                        "is one), not a list"),
+    ("chips[me] = [n]", None),  # a counter that starts as a number holds what it is given
     ("hist = 3", "cannot assign this to 'hist': it holds a list"),
     ("chips[me][0] = 1", "'chips' holds a number (its starting value is one): it has no places"),
     ("bets[me] = [{stake: n, stake: 1}]", "field 'stake' is given twice in this record"),
