@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import views
+from . import house, views
 from .choice import Choices
 from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
@@ -420,7 +420,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
         self.status = "play"
         self.events = []
         self.actor = self.dealer
-        self._ctr0 = [row[:] for row in self.ctr]
+        self._ctr0 = [row[:] for row in self.ctr] + house.values(self)  # the house's after
         self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
         self.turn_decided = -1
         spec, self._deal_override = self._deal_override, None
@@ -499,6 +499,8 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
         self.triggers_clean = True
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
+        if ph.house:  # played by the rules at once, not a decision (house.py)
+            house.play(self)
 
     def _finish_round(self) -> None:
         g = self.game
@@ -524,6 +526,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
                     delta.append([a - b for a, b in zip(row, row0)])
                 except TypeError:
                     delta.append([0] * self.n)
+            house.add_share(self, delta)
             played = self.turns + (self.turn_decided == self.turns)
             seated, decisions = self._round0
             self.round_results.append((name, played, self.dealer, delta, seated,

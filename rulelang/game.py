@@ -28,7 +28,9 @@ VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3, "placer": 4}
 # UNKNOWN type may hold either. Views show an UNKNOWN int that is the number of a card the seat
 # cannot see as '?', and sampled worlds remap it like a card (views.py).
 FREE, CARDS, UNKNOWN = "free", "cards", "unknown"
-_FREE_TYPES = frozenset({"int", "num", "str", "bool", "none", "seat", "phase", "fn", "table"})
+# (a "record" is one the checker saw made of fields that hold no card: structured.py)
+_FREE_TYPES = frozenset({"int", "num", "str", "bool", "none", "seat", "phase", "fn", "table",
+                         "record"})
 
 
 def card_kind(t: str) -> str:
@@ -117,6 +119,8 @@ class PhaseDef:
     # S -> the legal (action, arguments) entries, in order; made for every phase of a game
     # that compiles (one with errors never reaches the engine)
     legal: Fn | None = None
+    # played by the rules themselves (``actor: house``), never a decision: see house.py
+    house: bool = False
 
 
 @dataclass
@@ -187,6 +191,8 @@ class Game:
     # match.requires: (message, condition) pairs; a game whose players and options make one
     # false is refused before it starts
     requires: list[tuple[str, Unit]] = field(default_factory=list)
+    # the house, when the game has one (a house phase or a ``house:`` section): house.HouseDef
+    house: Any = None
 
     # S -> whether a trigger ended the round (the name is then in S.pending_end); checked after
     # every step, made for every game that compiles
