@@ -38,6 +38,5 @@ def unmeld(S: Any, g: Any, dest: int | None, at: str, face: str | None) -> None:
         if dest == zid:
             raise RuntimeRulesError(f"unmeld(): {g.label()} cannot go into itself")
         S.fx_move(list(cards), dest, at, face)
-    # a new list: a clone made before this step keeps its own (clone copies them, but a
-    # group list read earlier in this step must not change under its reader either)
+    # a new list rather than a change in place, as fx_meld's copy on write does
     S.groups[container] = [z for z in S.groups[container] if z != zid]
