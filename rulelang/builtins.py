@@ -518,6 +518,8 @@ BUILTINS: dict[str, Builtin] = {
         _b("set_direction", 1, 1, "x", "none", state=True, effect=True,
            doc="play goes 'clockwise' or 'anticlockwise' (until the round ends)"),
         _b("meld", 2, 2, "xz", "none", state=True, effect=True),
+        _b("unmeld", 1, 2, "xz", "none", state=True, effect=True, kwargs=("at", "face"),
+           doc="takes a group off the table, its cards to the zone named"),
         _b("end_round", 1, 1, "n", "none", state=True, effect=True),
         _b("log", 1, 1, "x", "none", state=True, effect=True),
     ]

@@ -253,7 +253,11 @@ class Calls:
                                  f"round.settle{did_you_mean(v, self.sym.ended_by)}", a.span)
                     argfs.append(self.lit(self.k(v)))
             else:
-                argfs.append(self.expr(a, sc)[0])
+                f, t = self.expr(a, sc)
+                if name == "unmeld" and t not in ("group", "any"):
+                    self.err(f"unmeld() takes a group on the table (like melds[me][0]), not {t}",
+                             a.span)
+                argfs.append(f)
         kwfs = {k: self.expr(a, sc)[0] for k, a in n.kwargs}
         for k, a in n.kwargs:
             if k == "at" and not (isinstance(a, N.Const) and a.value in ("top", "bottom")):

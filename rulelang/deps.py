@@ -188,7 +188,7 @@ class Deps:
                 out |= self.proc_writes(func)
         elif func == "super":
             out.add(ALL)
-        elif func in ("move", "gather", "meld"):
+        elif func in ("move", "gather", "meld", "unmeld"):
             # a card leaves whatever zone it was in: every zone may change
             out.update("z:" + z for z in self.zones)
         elif func == "shuffle" and n.args:

@@ -143,7 +143,7 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
         for i, gr in enumerate(groups, 1):
             shown += ["  "] if i > 1 else []
             shown += [(f"{label}#{i}", "dim"), " ", *_cards(order(gr), state.game.tables)]
-        _say(con, f"  {zd.name} {who}: ", *shown)
+        _say(con, f"  {zd.name}: " if p is None else f"  {zd.name} {who}: ", *shown)
 
 
 def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,

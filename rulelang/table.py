@@ -15,6 +15,7 @@ from typing import Any
 
 from .builtins import Group, charged
 from .errors import RuntimeRulesError, UsageError
+from .groupfx import unmeld
 from .limits import MAX_COPIES, MAX_CUTS
 from .runtime import WORK, brief, charge, clipped_text, log_message
 
@@ -173,7 +174,7 @@ class Table:
         charge(len(cards))
         cards = sorted(cards, key=self.game.tables.sort_key)
         if not cards:
-            raise RuntimeRulesError("meld(): no cards to lay down")
+            return  # nothing to lay down: no group (docs/language.md §5.4)
         zid = len(self.zones)
         self.zones.append([])
         # copy on write: clones share these lists until one of them adds a zone
@@ -183,6 +184,10 @@ class Table:
         self.zface = [*self.zface, self.zface[container]]
         self.groups.setdefault(container, []).append(zid)
         self.fx_move(list(reversed(cards)), zid)
+
+    def fx_unmeld(self, g: Any, zid: int | None = None, at: str = "top",
+                  face: str | None = None) -> None:
+        unmeld(self, g, zid, at, face)
 
     def fx_shuffle(self, zid: int) -> None:
         shuffle(self.zones[zid], self.rng.getrandbits)

@@ -9,6 +9,8 @@ the greedy bot's sampled worlds stopped depending on where the unseen cards real
 is played with its short options (see SHORT), through move texts, each seat choosing with its
 own seeded generator: random seats pick uniformly, greedy seats use the greedy agent. Where a
 game's rules changed on purpose since, the options in PINNED keep the rules it was recorded under.
+Games bundled later (issue 16's classic games) were recorded when they were added, by the same
+``play``, so that their games too are kept from then on.
 
 Who dealt first: when the games were recorded, only Tonk and Ten Pennies drew for it (in their
 ``match.start``); every other game had seat 0 deal first. Since every bundled game cuts for the

@@ -94,6 +94,16 @@ DRIVES: dict[str, list[Drive]] = {
         Drive(("showdown", "house_natural"), 3,
               {"dealer_hits_soft_17": True, "resplit": True, "surrender": True,
                "insurance": True, "double_after_split": False}, prefer=("split", "insure"))],
+    # random players hardly ever knock: peeking at half the decisions makes good hands (at all
+    # of them both players wait for the same cards, and hands end void), gin is waited for
+    "gin-rummy": [
+        Drive(("void",), 2, avoid=("knock", "gin")),
+        Drive(("knock",), 2, prefer=("knock",), greedy=0.5),
+        Drive(("gin",), 2, avoid=("knock",), prefer=("gin",), greedy=0.5),
+        Drive(("big_gin",), 2, {"big_gin": True}, avoid=("knock", "gin"), prefer=("big gin",),
+              greedy=0.5)],
+    "president": [Drive(("hand_over",), 4)],
+    "go-fish": [Drive(("all_books",), 4)],
 }
 
 FILES = rules_files()

@@ -31,7 +31,8 @@ SHORT_GAMES = 8
 DEALS = 500  # first deals per game
 LEVEL = 0.001
 LONG_OPTIONS = {"greek-31": {"chips": 10}, "greek-31-heath": {"chips": 10},
-                "thirty-one-banking": {"tokens": 2}, "tonk": {"chips": 10}}
+                "thirty-one-banking": {"tokens": 2}, "tonk": {"chips": 10},
+                "gin-rummy": {"target": 1}}
 
 
 @functools.cache
