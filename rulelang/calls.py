@@ -28,6 +28,9 @@ from .limits import (
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
 from .runtime import brief
+
+# named arguments of the state's built-ins that take a function (``suit: c -> ...``)
+FN_KWARGS = frozenset({"key", "suit"})
 from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
 
@@ -251,7 +254,8 @@ class Calls:
                     argfs.append(self.lit(self.k(v)))
             else:
                 argfs.append(self.expr(a, sc)[0])
-        kwfs = {k: self.expr(a, sc)[0] for k, a in n.kwargs}
+        kwfs = {k: (self._fn_arg(a, sc) if k in FN_KWARGS else self.expr(a, sc)[0])
+                for k, a in n.kwargs}
         for k, a in n.kwargs:
             if k == "at" and not (isinstance(a, N.Const) and a.value in ("top", "bottom")):
                 self.err("at: takes 'top' or 'bottom'", a.span)

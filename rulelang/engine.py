@@ -27,6 +27,9 @@ from .movetext import MoveTexts, canon_move, cards_in
 from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
 from .table import Table
+from .teams import Teams, setup_teams, start_teams
+from .tricks import Tricks, trick_zone_ids
+from .turnphase import first_phase_of
 
 # What a seed means: it goes up whenever the same seed and the same moves may play another game
 # than before (another deal, another order of legal moves, another use of the random stream).
@@ -34,7 +37,7 @@ from .table import Table
 ENGINE_FORMAT = 2
 
 
-class State(Table, Seats, LegalMoves, MoveTexts):
+class State(Table, Seats, LegalMoves, MoveTexts, Tricks, Teams):
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
     Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
@@ -140,7 +143,9 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.loc = [game.home_zone] * ncards
         self.face = [self.zface[game.home_zone]] * ncards
         self.zones[game.home_zone] = list(range(ncards))
+        self.ztrick = trick_zone_ids(game)
         try:
+            setup_teams(self)
             for i, (_name, u) in enumerate(game.globals):
                 self.g[i] = u(self)
             for i, (name, u) in enumerate(game.counters):
@@ -164,6 +169,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     self.dealer = dealer
             if start:
                 self._apply_start(start)
+            start_teams(self, start)
             self._start_round()
             self._run_on()
         except RecursionError:
@@ -419,7 +425,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
             self.lay_out(spec)
         self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
                      else self.dealer)
-        self.phase = g.first_phase
+        self.phase = g.first_phase if g.first_phase_fn is None else first_phase_of(self)
         if self.pending_end is not None:
             self._finish_round()
             return
@@ -444,7 +450,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                          else self.next_seat(self.turn))
             self.turns += 1
             self.total_turns += 1
-            self.phase = g.first_phase
+            self.phase = g.first_phase if g.first_phase_fn is None else first_phase_of(self)
             if g.turn_start is not None:
                 self.actor = self.turn
                 g.turn_start(self)

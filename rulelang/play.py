@@ -72,7 +72,14 @@ def show_table(con: Console, state: Any, seat: int) -> None:
         if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
             _group_lines(con, state, seat, zd, z)
             continue
-        if zd.per_player:
+        if zd.trick and not zd.per_player:  # who played each card, in the order played
+            by = v["played_by"][zd.name]
+            parts: list[Part] = [f"  {zd.name}: "] + ([] if z else [("(empty)", "dim")])
+            for k, (c, p) in enumerate(reversed(list(zip(z, by)))):
+                who = "" if p is None else ("you " if p == seat else f"P{p} ")
+                parts += ["  " if k else "", who, ("▮", "dim") if c == "?" else _card(c)]
+            _say(con, *parts)
+        elif zd.per_player:
             for p in range(state.n):
                 cards = z[p]
                 if not cards and zd is not g.hand_zone():
@@ -92,7 +99,13 @@ def show_table(con: Console, state: Any, seat: int) -> None:
             return _show_value(x)
 
         _say(con, "  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
+    shared = {g.counters[i][0] for i in g.team_counters}
     for name, row in v["counters"].items():
+        if name in shared:  # one value per team, named by its seats
+            _say(con, f"  {name}: " + "  ".join(
+                f"{_team(state, t, seat)}={_show_value(row[state.team.index(t)])}"
+                for t in sorted(set(state.team))))
+            continue
         _say(con, f"  {name}: " + "  ".join(
             f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
             else f"P{p}={x}" for p, x in enumerate(row)))
@@ -105,6 +118,12 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                  else f"  your {ev}: {val}")
         except RulesError:
             pass
+
+
+def _team(state: Any, t: int, seat: int) -> str:
+    """A team as the table names it, by its seats: ``you+P2``."""
+    return "+".join("you" if q == seat else f"P{q}" for q in range(state.n)
+                    if state.team[q] == t)
 
 
 def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
@@ -143,11 +162,14 @@ def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
 def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], seed: int,
           input_fn: Any, bot_work: int | None, limits: dict[str, int]) -> int:
     state = game.new_state(players, seed=seed, auto_continue=False, **limits)
+    g = game
     bots = {p: make_agent(agents[p], seed * 31 + p + 1, bot_work) for p in range(players)
             if p != seat}
     _say(con, (str(game.name), "bold"), f" — {players} players, seed {seed}. "
          "Type a number or a move; '?' helps, 'q' quits.")
     _show_cuts(con, state, seat)
+    if g.teams is not None:
+        _say(con, "  teams: " + ", ".join(_team(state, t, seat) for t in sorted(set(state.team))))
     seen_events = 0
     try:
         while True:
@@ -158,6 +180,9 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 if state.status == "game_over":
                     w = state.winner
                     ws = w if isinstance(w, list) else [w]
+                    if g.teams is not None:  # winners by team
+                        ws = [_team(state, t, seat) for t in sorted({state.team[x] for x in ws
+                                                                     if x is not None})]
                     _say(con, ("Game over.", "bold"), " Winner: "
                          f"{', '.join('you' if x == seat else f'P{x}' for x in ws)}")
                     return 0
@@ -253,6 +278,10 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
                 continue
             changes = [f"{'you' if p == seat else f'P{p}'} {d:+g}" for p, d in
                        enumerate(delta[ci]) if isinstance(d, (int, float)) and d]
+            if ci in g.team_counters:  # one change per team
+                changes = [f"{_team(state, state.team[p], seat)} {d:+g}" for p, d in
+                           enumerate(delta[ci]) if isinstance(d, (int, float)) and d
+                           and state.team.index(state.team[p]) == p]
             if changes:
                 _say(con, f"  {cname}: {', '.join(changes)}")
     out = [p for p in range(state.n) if not state.active[p]]

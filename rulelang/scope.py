@@ -82,6 +82,7 @@ class Symbols:
     card_color: tuple
     card_joker: tuple
     card_name: tuple
+    team_counters: frozenset[str] = frozenset()  # counters a team's seats share (teams.py)
 
 
 class Scope:

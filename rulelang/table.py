@@ -56,6 +56,9 @@ class Table:
     # the cuts of cut(), public: one list of (seat, card) per cut, the first cut first
     cuts: tuple[tuple[tuple[int, int], ...], ...] = ()
     next_seat: Callable[..., int]  # the engine's
+    ztrick: list[bool] | None  # tricks.py's: which zones remember who played a card
+    note_moved: Callable[[int, int, int], None]
+    forget_played: Callable[[], None]
     seats_from: Callable[[int], list[int]]  # the engine's
 
     def packs(self, u: Any) -> int:
@@ -110,13 +113,16 @@ class Table:
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
         if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
             loc = self.loc
-            self.zones[loc[cards]].remove(cards)
+            src = loc[cards]
+            self.zones[src].remove(cards)
             if at == "top":
                 self.zones[zid].insert(0, cards)
             else:
                 self.zones[zid].append(cards)
             loc[cards] = zid
             self.face[cards] = self.zface[zid] if face is None else face == "up"
+            if self.ztrick is not None:  # a game with tricks: who played the card (tricks.py)
+                self.note_moved(cards, src, zid)
             return
         if cards is None:
             raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
@@ -132,13 +138,16 @@ class Table:
         for c in cards:
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
                 raise RuntimeRulesError(f"move(): {c!r} is not a card")
-            zones[loc[c]].remove(c)
+            src = loc[c]
+            zones[src].remove(c)
             if at == "top":
                 dest.insert(0, c)
             else:
                 dest.append(c)
             loc[c] = zid
             self.face[c] = up
+            if self.ztrick is not None:
+                self.note_moved(c, src, zid)
 
     def group_list(self, container: int) -> list[Group]:
         owner = self.zowner[container]
@@ -171,6 +180,8 @@ class Table:
         shuffle(self.zones[zid], self.rng.getrandbits)
 
     def fx_gather(self, zid: int) -> None:
+        if self.ztrick is not None:
+            self.forget_played()
         dest = self.zones[zid]
         up = self.zface[zid]
         if not self.groups and sum(map(len, self.zones)) == self.ncards:
@@ -204,6 +215,8 @@ class Table:
                 face: str | None = None) -> None:
         first = self.next_seat(self.dealer) if start is None else start
         order = self.seats_from(first)
+        if self.ztrick is not None:
+            self.forget_played()
         zones, loc, cface, zface = self.zones, self.loc, self.face, self.zface
         z = zones[src]
         k = len(order)
