@@ -28,10 +28,10 @@ from .limits import (
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
 from .runtime import brief
+from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
 FN_KWARGS = frozenset({"key", "suit"})
-from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
 
 class Calls:
