@@ -59,6 +59,7 @@ def choose_first(b: Any, c: Any, turn: Any, phases_doc: Any,
         name = text.strip()
         if phases and name not in phases:
             b.err(f"turn.first_phase '{name}' is not a phase{did_you_mean(name, phases)}", span)
+            return name, None, tuple(phases)  # not every phase reported unreachable as well
         return name, None, (name,)
     tree = b.parse(raw, "expr", span)
     if tree is None:
