@@ -33,7 +33,9 @@ phases:
       ask: {do: "stage = 'play'"}
   playing:
     actions:
-      play: {args: {c: "hand[me]"}, do: "move(c, stock); if size(hand[me]) == 0 { end_round('done') }"}
+      play:
+        args: {c: "hand[me]"}
+        do: "move(c, stock); if size(hand[me]) == 0 { end_round('done') }"
 """
 
 
@@ -79,7 +81,7 @@ def test_a_value_that_is_no_phase_is_a_located_error(tmp_path: Path) -> None:
                                        "if stage == 'ask' then asking else if stage == 'x' "
                                        "then playing else stage"))
     s = game.new_state(2, seed=1)
-    with pytest.raises(RulesError, match="turn.first_phase gives 'play', which is not a phase") \
+    with pytest.raises(RulesError, match=r"turn\.first_phase gives 'play', which is not a phase") \
             as e:
         s.apply("ask")
     assert "t.yaml:" in e.value.render()

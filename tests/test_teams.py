@@ -127,6 +127,6 @@ def test_misuse_is_a_located_check_error(tmp_path: Path, old: str, new: str,
 
 def test_a_team_number_out_of_range_is_a_located_error(tmp_path: Path) -> None:
     game = load(tmp_path, GAME.replace("of: me % 2", "of: me + 10"))
-    with pytest.raises(RulesError, match="teams.of gives 10 for P0") as e:
+    with pytest.raises(RulesError, match=r"teams\.of gives 10 for P0") as e:
         game.new_state(4)
     assert "t.yaml:" in e.value.render()
