@@ -14,6 +14,7 @@ from .codegen import unit_call
 from .errors import did_you_mean
 from .game import Unit
 from .scope import Scope
+from .turnphase import chooser
 from .yamlload import YMap
 
 
@@ -80,5 +81,6 @@ def choose_first(b: Any, c: Any, turn: Any, phases_doc: Any,
         b.err("turn.first_phase names no phase: write the phases it chooses between as bare "
               "names, like: if passing then pass else play", span)
         return next(iter(phases)), None, tuple(phases)
-    unit = Unit(fn, sc.n, span, unit_call(fn, sc.n, span))
+    unit = Unit(fn, sc.n, span)
+    unit.call = chooser(unit_call(fn, sc.n, span), span, tuple(phases))
     return named[0], unit, tuple(named)

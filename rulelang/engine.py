@@ -27,9 +27,7 @@ from .movetext import MoveTexts, canon_move, cards_in
 from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
 from .table import Table
-from .teams import Teams, setup_teams, start_teams
-from .tricks import Tricks, trick_zone_ids
-from .turnphase import first_phase_of
+from .teams import match_setup, start_teams
 
 # What a seed means: it goes up whenever the same seed and the same moves may play another game
 # than before (another deal, another order of legal moves, another use of the random stream).
@@ -37,7 +35,7 @@ from .turnphase import first_phase_of
 ENGINE_FORMAT = 2
 
 
-class State(Table, Seats, LegalMoves, MoveTexts, Tricks, Teams):
+class State(Table, Seats, LegalMoves, MoveTexts):
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
     Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
@@ -143,9 +141,8 @@ class State(Table, Seats, LegalMoves, MoveTexts, Tricks, Teams):
         self.loc = [game.home_zone] * ncards
         self.face = [self.zface[game.home_zone]] * ncards
         self.zones[game.home_zone] = list(range(ncards))
-        self.ztrick = trick_zone_ids(game)
         try:
-            setup_teams(self)
+            match_setup(self)
             for i, (_name, u) in enumerate(game.globals):
                 self.g[i] = u(self)
             for i, (name, u) in enumerate(game.counters):
@@ -425,7 +422,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Tricks, Teams):
             self.lay_out(spec)
         self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
                      else self.dealer)
-        self.phase = g.first_phase if g.first_phase_fn is None else first_phase_of(self)
+        self.phase = g.first_phase if g.first_phase_fn is None else g.first_phase_fn(self)
         if self.pending_end is not None:
             self._finish_round()
             return
@@ -450,7 +447,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Tricks, Teams):
                          else self.next_seat(self.turn))
             self.turns += 1
             self.total_turns += 1
-            self.phase = g.first_phase if g.first_phase_fn is None else first_phase_of(self)
+            self.phase = g.first_phase if g.first_phase_fn is None else g.first_phase_fn(self)
             if g.turn_start is not None:
                 self.actor = self.turn
                 g.turn_start(self)

@@ -18,6 +18,7 @@ from .cards import normalize
 from .errors import RuntimeRulesError, UsageError
 from .limits import MAX_COPIES, MAX_CUTS
 from .runtime import WORK, brief, charge, clipped_text, log_message
+from .tricks import Tricks
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
 
@@ -35,8 +36,9 @@ def shuffle(x: list, bits: Any) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-class Table:
-    """The cards and zones of a state (a mixin of ``engine.State``, which sets these up)."""
+class Table(Tricks):
+    """The cards and zones of a state (a mixin of ``engine.State``, which sets these up); who
+    played the cards of a trick is ``Tricks``'."""
 
     game: Any
     n: int
@@ -56,9 +58,6 @@ class Table:
     # the cuts of cut(), public: one list of (seat, card) per cut, the first cut first
     cuts: tuple[tuple[tuple[int, int], ...], ...] = ()
     next_seat: Callable[..., int]  # the engine's
-    ztrick: list[bool] | None  # tricks.py's: which zones remember who played a card
-    note_moved: Callable[[int, int, int], None]
-    forget_played: Callable[[], None]
     seats_from: Callable[[int], list[int]]  # the engine's
 
     def packs(self, u: Any) -> int:

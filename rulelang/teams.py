@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import RuntimeRulesError, UsageError
 from .runtime import brief
+from .tricks import trick_zone_ids
 
 
 class Teams:
@@ -57,9 +58,11 @@ class Teams:
                 row[q] = v
 
 
-def setup_teams(S: Any) -> None:
-    """Give each seat of ``S`` its team (``teams.of``, with ``me`` = the seat)."""
+def match_setup(S: Any) -> None:
+    """What is fixed for a match of ``S``: which zones remember who played a card (tricks.py),
+    and each seat's team (``teams.of``, with ``me`` = the seat)."""
     g = S.game
+    S.ztrick = trick_zone_ids(g)
     if g.teams is None:
         S.team = list(range(S.n))
         return
