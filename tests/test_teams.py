@@ -16,6 +16,7 @@ from rulelang.errors import RulesError, UsageError
 from rulelang.play import play_game
 
 from .helpers import run_cli
+from .test_cli_robust import feed
 
 GAME = """
 name: Teams
@@ -98,15 +99,7 @@ def test_play_shows_teams_and_their_scores(tmp_path: Path) -> None:
     game = load(tmp_path)
     buf = io.StringIO()
     con = Console(file=buf, width=120, color_system=None, highlight=False)
-    answers = iter(["1", ""] * 4)
-
-    def answer(_prompt: str = "") -> str:
-        try:
-            return next(answers)
-        except StopIteration:
-            raise EOFError from None
-
-    assert play_game(game, 4, 0, ["random"] * 4, 1, input_fn=answer, console=con) == 0
+    assert play_game(game, 4, 0, ["random"] * 4, 1, input_fn=feed(["1", ""] * 4), console=con) == 0
     out = buf.getvalue()
     assert "teams: you+P2, P1+P3" in out
     assert "score: you+P2=" in out and "P1+P3=" in out

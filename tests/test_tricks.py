@@ -16,6 +16,8 @@ import rulelang
 from rulelang.errors import RulesError
 from rulelang.play import play_game
 
+from .test_cli_robust import feed
+
 GAME = """
 name: Tricks
 players: {min: 2, max: 4, default: 3}
@@ -120,15 +122,7 @@ def test_play_shows_who_played_each_card(tmp_path: Path) -> None:
     game = load(tmp_path)
     buf = io.StringIO()
     con = Console(file=buf, width=120, color_system=None, highlight=False)
-    lines = iter(["1", "1"])
-
-    def answer(_prompt: str = "") -> str:
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-
-    assert play_game(game, 3, 0, ["random"] * 3, 4, input_fn=answer, console=con) == 0
+    assert play_game(game, 3, 0, ["random"] * 3, 4, input_fn=feed(["1", "1"]), console=con) == 0
     out = buf.getvalue()
     assert "trick: P1 " in out  # the first card played, with who played it
 
