@@ -162,13 +162,12 @@ def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
 def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], seed: int,
           input_fn: Any, bot_work: int | None, limits: dict[str, int]) -> int:
     state = game.new_state(players, seed=seed, auto_continue=False, **limits)
-    g = game
     bots = {p: make_agent(agents[p], seed * 31 + p + 1, bot_work) for p in range(players)
             if p != seat}
     _say(con, (str(game.name), "bold"), f" — {players} players, seed {seed}. "
          "Type a number or a move; '?' helps, 'q' quits.")
     _show_cuts(con, state, seat)
-    if g.teams is not None:
+    if game.teams is not None:
         _say(con, "  teams: " + ", ".join(_team(state, t, seat) for t in sorted(set(state.team))))
     seen_events = 0
     try:
@@ -180,7 +179,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 if state.status == "game_over":
                     w = state.winner
                     ws = w if isinstance(w, list) else [w]
-                    if g.teams is not None:  # winners by team
+                    if game.teams is not None:  # winners by team
                         ws = [_team(state, t, seat) for t in sorted({state.team[x] for x in ws
                                                                      if x is not None})]
                     _say(con, ("Game over.", "bold"), " Winner: "
