@@ -4,7 +4,7 @@ Rows (CPU time throughout; ratios from the two sides alternated in a few short r
 median ratio reported; see ``measure.py``):
 
 - 4-player Thirty-One, random agents: rulelang against ``handwritten31.py``;
-- Crazy Eights (``examples/crazy-eights.yaml``) against OpenSpiel's ``crazy_eights``, 4
+- Crazy Eights (``games/crazy-eights.yaml``) against OpenSpiel's ``crazy_eights``, 4
   players; and, as reference rows only (a different game), Tonk against OpenSpiel's
   ``gin_rummy`` and ``hearts`` and RLCard's gin rummy (``bench_peers.py``);
 - every bundled game's decisions/sec with random agents;
@@ -53,7 +53,7 @@ SIZES: dict[str, tuple[int, int]] = {
     "sim_rounds": (1, 3),
 }
 
-CRAZY_EIGHTS = ROOT / "examples" / "crazy-eights.yaml"
+CRAZY_EIGHTS = ROOT / "games" / "crazy-eights.yaml"
 REFERENCE = "different game, reference only"
 
 

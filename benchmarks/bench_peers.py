@@ -7,7 +7,7 @@ actions chosen in Python, chance outcomes sampled by their probabilities; only t
 choices count as decisions (OpenSpiel's deals and draws are chance nodes, rulelang's are not
 decisions either).
 
-Crazy Eights, rulelang (``examples/crazy-eights.yaml``) against OpenSpiel's ``crazy_eights``,
+Crazy Eights, rulelang (``games/crazy-eights.yaml``) against OpenSpiel's ``crazy_eights``,
 both with 4 players (OpenSpiel's default is 5, so ``players=4`` is passed; its other parameters
 stay at their defaults: ``max_draw_cards=5``, ``max_turns=100``, ``reshuffle=False``,
 ``use_special_cards=False``). Rule differences, so the ratio compares engines on close but not

@@ -92,7 +92,7 @@ def run_check(path: Path) -> tuple[int, str, str]:
     code = 0
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            cli.check([str(path)])
+            cli.check([str(path)], as_json=False, allow_any_path=False)
         except typer.Exit as e:
             code = e.exit_code
     return code, out.getvalue(), err.getvalue()

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from .errors import RulesError, RuntimeRulesError, UsageError
+from .ismcts import ISMCTSAgent, parse_spec
 from .limits import MAX_BOT_WORK
 from .runtime import LIMIT, WORK, OutOfWork
 
@@ -185,6 +186,8 @@ class _Thinking:
             self.left -= max(1, s.work_done - before + allowance - WORK[0])
             return _FAILED
         self.left -= max(1, s.work_done - before)
+        if s.choice is not None and s.actor == seat and s.status == "play":
+            return self.complete(s, h, seat)
         # the heuristic is not a step of the sample's: its allowance is given here
         allowance = self._allowance(s)
         if not allowance:
@@ -199,6 +202,29 @@ class _Thinking:
             out = _FAILED
         self.left -= max(1, allowance - WORK[0])
         return out
+
+    def complete(self, s: Any, h: Any, seat: int) -> Any:
+        """A sequential choice under way (choice.py): an item is worth the best whole choice
+        it leads to, each completion judged as a move is (the heuristic sees only whole
+        choices played)."""
+        s.work_done = 0  # what ``listing`` charges: this listing's work alone
+        count = self.listing(s)
+        if count is _SPENT or count is _FAILED:
+            return count
+        best: Any = _FAILED
+        for j in range(count):
+            done = self.judge(s.clone(share_rng=True), j, None, h, seat)
+            if done is _SPENT:
+                return _SPENT
+            if done is not _FAILED and (best is _FAILED or _number(done) > _number(best)):
+                best = done
+        return best
+
+
+def _number(v: Any) -> float:
+    """A heuristic's value for comparing completions (a non-number is judged as scored)."""
+    return float(v) if isinstance(v, (int, float)) and -1e308 < v < 1e308 else \
+        (float("inf") if isinstance(v, (int, float)) and v > 0 else float("-inf"))
 
 
 def _score(v: Any, fn: Any) -> float:
@@ -217,6 +243,8 @@ AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 def make_agent(name: str, seed: int, bot_work: int | None = None) -> Agent:
     """The agent called ``name``; ``bot_work``: the work a bot that looks ahead may do for
     one decision (default limits.MAX_BOT_WORK)."""
+    if name.strip().lower().split(":")[0] == "ismcts":
+        return ISMCTSAgent(seed, budget=bot_work, **parse_spec(name))  # type: ignore[return-value]
     cls = AGENTS.get(name.strip().lower())
     if cls is None:
         raise UsageError(f"unknown agent '{name}'; agents: {', '.join(AGENTS)}")
@@ -231,8 +259,10 @@ def parse_agents(spec: str | None, players: int) -> list[str]:
     if not names:
         names = ["random"]
     for a in names:
-        if a not in AGENTS:
-            raise UsageError(f"unknown agent '{a}'; agents: {', '.join(AGENTS)}")
+        if a.split(":")[0] == "ismcts":
+            parse_spec(a)  # its budget and settings, checked before any game is played
+        elif a not in AGENTS:
+            raise UsageError(f"unknown agent '{a}'; agents: {', '.join(AGENTS)}, ismcts")
     if len(names) > players:
         raise UsageError(f"--agents names {len(names)} agents for {players} players")
     return names + [names[-1]] * (players - len(names))

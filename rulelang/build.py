@@ -8,14 +8,16 @@ and every problem is collected so that ``rulelang check`` can report them all at
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from . import nodes as N
 from .argopts import options_distinct
 from .buildteams import choose_first, team_counter_names, teams_unit
-from .cards import Deck, rank_text
+from .cards import Deck
 from .codegen import Src, fn_of, frame_call, unit_call
 from .compile import Compiler
+from .decks import card_attributes, read_deck
 from .deps import Deps
 from .engine import State
 from .errors import (
@@ -32,11 +34,14 @@ from .flowgen import delta_triggers, legal_function, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
 from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
+from .housecheck import is_house
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
+from .picks import make_pick, pick_count, pick_text
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, UserFn, join_src
+from .structured import start_shapes, yaml_start
 from .valuetables import option_values
 from .yamlload import YMap
 
@@ -114,7 +119,7 @@ class Builder:
                    name: Any) -> Unit | None:
         """A global's or counter's starting value, its type added to what it is assigned."""
         self.unit_type = "any" if text is not None else "none"
-        u = self.unit(c, text, span)
+        u = self.unit(c, yaml_start(text, span, self.errors), span)  # (bets: [] as "[]")
         types.setdefault(str(name), set()).add(self.unit_type)
         return u
 
@@ -147,20 +152,8 @@ class Builder:
         direction = -1 if doc.get("direction") == "anticlockwise" else 1
 
         deck_doc = doc.get("deck") or YMap()
-        ranks = tuple(rank_text(r) for r in deck_doc.get("ranks", [
-            2, 3, 4, 5, 6, 7, 8, 9, "T", "J", "Q", "K", "A"]))
-        suits = tuple(str(s).upper() for s in deck_doc.get("suits", ["S", "H", "D", "C"]))
-        for i, r in enumerate(ranks):
-            if len(r) != 1 or r not in "23456789TJQKA":
-                self.err(f"deck rank '{r}' is not one of 2-9, T, J, Q, K, A",
-                         deck_doc["ranks"].span_of(i))
-        for i, s in enumerate(suits):
-            if s not in ("S", "H", "D", "C"):
-                self.err(f"deck suit '{s}' is not one of S, H, D, C",
-                         deck_doc["suits"].span_of(i))
-        if len(set(ranks)) != len(ranks) or len(set(suits)) != len(suits):
-            self.err("the deck lists a rank or a suit twice", self.span(doc, "deck"))
-        jokers = int(deck_doc.get("jokers", 0))
+        dspec = read_deck(deck_doc, self.err, self.span(doc, "deck"))
+        ranks, jokers = dspec.ranks, dspec.jokers
 
         c_pre = None  # copies may depend on the number of players: evaluated per state
         copies_raw = deck_doc.get("copies", 1)
@@ -168,10 +161,11 @@ class Builder:
         # value tables: rank -> number; every rank of the deck needs an entry
         values: dict[str, dict[str, Any]] = {}
         for tname, table in (doc.get("values") or {}).items():
-            t = {rank_text(k): v for k, v in table.items()}
+            t = {dspec.key(k): v for k, v in table.items()}
             missing = [r for r in ranks if r not in t]
             if jokers and "JK" not in t:
                 missing.append("JK")
+            missing += [u for u, _k in dspec.unsuited if u not in t]
             if missing:
                 self.err(f"value table '{tname}' has no value for {', '.join(missing)}",
                          doc["values"].key_span(tname))
@@ -186,8 +180,13 @@ class Builder:
             copies_raw = 1
         # an expression: the tables cover the largest deck any player count can ask for
         max_copies = copies_raw if isinstance(copies_raw, int) else MAX_COPIES
-        deck = Deck(ranks, suits, jokers, max_copies)
+        deck = Deck(ranks, dspec.suits, jokers, max_copies, dspec.rank_copies, dspec.unsuited,
+                    dspec.suit_first, dspec.french)
         tables = deck.build()
+        if dspec.attributes:
+            tables = replace(tables, attrs=card_attributes(dspec, tables, self.err))
+        card_color = tables.attrs["color"][0] if "color" in tables.attrs else \
+            tuple("red" if s in ("H", "D") else "black" if s else "none" for s in tables.suit)
 
         # zones: ids laid out for the largest table (per-player zones take max_players ids)
         zones: list[ZoneDef] = []
@@ -288,11 +287,12 @@ class Builder:
             phases={str(p) for p in phases_doc}, ended_by=set(ended_by), deck_size=tables.size,
             group_zones={z.name for z in zones if z.groups},
             card_rank=tables.rank, card_suit=tables.suit, card_order=tables.order,
-            card_color=tuple("red" if s in ("H", "D") else "black" if s else "none"
-                             for s in tables.suit),
+            card_color=card_color,
             card_joker=tuple(r == "JK" for r in tables.rank), card_name=tables.name,
+            card_attrs={k: v for k, v in tables.attrs.items() if k != "color"},
         )
         sym.team_counters = team_counter_names(self, doc, counters)
+        sym.counter_shapes, sym.global_shapes = start_shapes(doc, self.options)
         for name in list(sym.data):
             if name in counters or name in globs or name in zmap or name in values:
                 self.err(f"'{name}' is declared twice", doc["data"].key_span(name))
@@ -399,6 +399,7 @@ class Builder:
                 conserved.append((str(k), u))
 
         self.errors.extend(c.errors)
+        self.warnings.extend(c.warnings)
         self.errors.extend(recursion_errors(functions))
         game = Game(
             name=str(doc.get("name", "")), path=self.loaded.path, files=self.loaded.files,
@@ -443,23 +444,29 @@ class Builder:
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         # the default actor is whose turn it is: the engine needs no code for that
-        actor = (self.unit(c, p["actor"], p.span_of("actor"))
-                 if p and p.get("actor", "turn") != "turn" else None)
+        actor = (self.unit(c, p["actor"], p.span_of("actor"))  # (a house: house.py)
+                 if p and p.get("actor", "turn") != "turn" and not is_house(p) else None)
         enter = self.effects(c, p.get("enter"), p.span_of("enter")) if p else None
         actions: list[ActionDef] = []
         adoc = (p or {}).get("actions") or YMap()
         for aname, a in adoc.items():
             aspan = adoc.key_span(aname)
             a = a or YMap()
-            sc = Scope(in_action=True)
+            sc = Scope(in_action=True, house=is_house(p))
             args: list[tuple[str, Any, str, int]] = []
             arg_srcs: list[Any] = []
             arg_spans: list[Span] = []
             argdoc = a.get("args") or YMap()
             distinct = True  # see ActionDef.distinct
+            pick = None  # a sequential choice (picks.py): (its mapping, its item type)
             for argname, argexpr in argdoc.items():
-                tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
+                at = argdoc.span_of(argname)
+                if isinstance(argexpr, YMap) or pick is not None:
+                    pick, argexpr, at = pick_text(self, str(argname), argexpr, at, pick)
+                tree = self.parse(argexpr, "expr", at) if argexpr is not None else None
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+                if pick is not None and pick[1] is None:  # the whole choice: a list of items
+                    pick, typ = (pick[0], _elem_type(typ)), f"list[{typ}]"
                 slot = sc.new_slot(str(argname), _elem_type(typ))
                 if fn is not None and card_kind(_elem_type(typ)) == UNKNOWN:
                     # cards are numbers at run time: only the type tells a move how to show
@@ -469,12 +476,13 @@ class Builder:
                              "from the other players; give the choices as a zone, a list of "
                              "cards or seats, a range, or a comprehension or filter over one",
                              argdoc.span_of(argname))
-                if not options_distinct(tree, _elem_type(typ), c.sym.zones):
+                if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones):
                     distinct = False
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
-                    arg_spans.append(argdoc.span_of(argname))
+                    arg_spans.append(at)
+            count = pick_count(self, c, sc, pick[0]) if pick is not None else None
             when = when_src = when_tree = None
             if "when" in a:
                 tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
@@ -498,7 +506,9 @@ class Builder:
                                      const if isinstance(const, str) else None,
                                      when_src, arg_srcs, next_tree, when_tree,
                                      arg_spans=arg_spans, distinct=distinct))
-        ph = PhaseDef(name, actor, enter, actions, 0, span)
+            if count is not None and args:
+                make_pick(actions[-1], count, pick[0].span_of("count"), pick[1])  # type: ignore[index]
+        ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house(p))
         if not self.errors and not c.errors:
             ph.legal = legal_function(c.cg, actions)
         return ph

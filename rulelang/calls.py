@@ -63,7 +63,8 @@ class Calls:
                              "be used in match.first_dealer", n.span)
                 return self._state_call(n, b, sc)
             return self._pure_call(n, b, sc)
-        known = (k for k in chain(sym.functions, BUILTINS) if "@" not in k)  # lazy: see e_Name
+        known = chain((k for k in chain(sym.functions, BUILTINS) if "@" not in k),
+                      ("super",))  # lazy: see e_Name
         self.err(f"unknown function '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 
@@ -164,6 +165,8 @@ class Calls:
         for k, a in n.kwargs:
             if k == "ace" and not (isinstance(a, N.Const) and a.value in ("low", "high", "both")):
                 self.err("ace: takes 'low', 'high' or 'both'", a.span)
+            if k == "suited" and isinstance(a, N.Const) and not isinstance(a.value, bool):
+                self.err("suited: takes true or false", a.span)
         return self._call_src(self.k(impl), argfs, kwfs), ret
 
     def _any_all(self, name: str, comp: N.Comprehension, sc: Scope) -> tuple[Fn, str]:

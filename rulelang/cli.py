@@ -23,6 +23,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="rulelang: card games as data. Check, score, play, simulate and test them.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        _echo(f"rulelang {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """rulelang: card games as data. Check, score, play, simulate and test them."""
+
+
 def _echo(text: str, err: bool = False) -> None:
     """Every line the command prints: names, messages and moves come from rules files, logs
     and users, so control characters are written out (``terminal.clean``)."""
@@ -67,38 +81,16 @@ ALLOW_HELP = ("let extends: name any file (absolute paths, '..' out of the folde
               "rules files you trust")
 
 
-def rules_files(paths: list[str]) -> list[tuple[Path, str]]:
-    out = []
-    for p in paths:
-        pp = Path(p)
-        if os.path.isdir(pp):  # os.path: false, not an error, for a name too long
-            for f in sorted(pp.rglob("*.yaml")):
-                if not f.name.endswith(".scenario.yaml"):
-                    out.append((f, str(f)))
-        elif os.path.isfile(pp):
-            out.append((pp, p))
-        else:
-            raise UsageError(f"no such file or folder: {p}{_bundled_hint(p)}")
-    return out
-
-
-def _bundled_hint(name: str) -> str:
-    """When a missing path is a bundled game's name, where that game's file is."""
-    from .rules import bundled_dir
-
-    f = bundled_dir() / f"{name}.yaml"
-    if "/" in name or "\\" in name or not os.path.isfile(f):  # false for a name too long
-        return ""
-    return f" (the bundled game '{name}' is the file {f})"
-
-
 @app.command()
 def check(paths: list[str] = typer.Argument(..., help="rules files or folders of them"),
+          as_json: bool = typer.Option(False, "--json", help="print one JSON array of the "
+                                       "problems (file, line, col, severity, message)"),
           allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
           ) -> None:
     """Validate rules files (folders: every *.yaml except *.scenario.yaml), reporting every
     problem as PATH:LINE:COL: error: MESSAGE with the source line and a caret."""
     from .build import check_all
+    from .catalog import rules_files
     from .rules import load_rules
 
     try:
@@ -107,6 +99,7 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
         _fail(e)
         return
     problems = warned = 0
+    found: list[dict[str, Any]] = []
     for path, shown in files:
         warnings: list[RulesError] = []
         try:
@@ -118,14 +111,39 @@ def check(paths: list[str] = typer.Argument(..., help="rules files or folders of
             errors = [e]
         # warnings are printed with the errors, in file order, but do not fail the check
         for e in sorted(errors + warnings, key=lambda e: (e.span.path, e.span.line, e.span.col)):
-            _echo_err(e.render())
+            if as_json:
+                found.append({"file": e.span.path or shown, "line": e.span.line,
+                              "col": e.span.col, "severity": e.kind, "message": e.message})
+            else:
+                _echo_err(e.render())
         problems += len(errors)
         warned += len(warnings)
+    if as_json:
+        # json.dumps writes control characters as \u escapes: nothing reaches a terminal raw
+        typer.echo(json.dumps(found, indent=1))
+        raise typer.Exit(1 if problems else 0)
     also = f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""
     if problems:
         _echo_err(f"{problems} problem{'s' if problems != 1 else ''} found{also}")
         raise typer.Exit(1)
     _echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked, no problems{also}")
+
+
+@app.command("list")
+def list_(as_json: bool = typer.Option(False, "--json", help="print one JSON array")) -> None:
+    """The bundled games, one line each: the name to give other commands, and what it is."""
+    from .catalog import bundled_games
+
+    games = bundled_games()
+    if as_json:
+        typer.echo(json.dumps(games, indent=1))
+        return
+    width = max((len(g["id"]) for g in games), default=0)
+    for g in games:
+        what = f"{g['name']}: {g['description']}" if g["description"] else g["name"]
+        if g["extends"]:
+            what = f"{what} (a variant of {g['extends']})"
+        _echo(f"{g['id']:<{width}}  {what}")
 
 
 def _finite(v: Any) -> bool:
@@ -235,6 +253,8 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
             passed += 1
         else:
             _echo(f"{shown}: FAIL: {out.reason}")
+            for line, reason in out.failures:  # every failed expectation, at its line
+                _echo(f"{shown}:{line}: {reason}" if line else f"{shown}: {reason}")
             failed += 1
     _echo(f"{passed} passed, {failed} failed")
     if failed:
@@ -296,8 +316,9 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     """Bot-vs-bot games and their statistics."""
     from . import sim
     from .agents import parse_agents
+    from .simio import RecordFile, progress_lines
 
-    log: _Record | None = None
+    log: RecordFile | None = None
     try:
         opts = _parse_options(option)
         g = _load_game(game, opts, allow_any_path)
@@ -314,8 +335,10 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         names = parse_agents(agents, n)
         path = g.path if Path(g.path).is_file() else game
         show_bar = not as_json and sys.stderr.isatty()
+        if not show_bar:  # a pipe, a log or --json: a plain line now and then, on stderr
+            more_progress = progress_lines(games, _echo_err)
         if record is not None:
-            log = _Record(record)
+            log = RecordFile(record)
         more: dict[str, Any] = {"record_to": log, "limits": limits,
                                 "allow_any_path": allow_any_path, "game": g,
                                 "bot_work": bot_work}
@@ -328,7 +351,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
                                 progress=lambda k: prog.advance(task, k), **more)
         else:
             stats = sim.run(path, opts, n, games, names, seed, workers, check_invariants,
-                            **more)
+                            progress=more_progress, **more)
         if log is not None:
             log, done = None, log
             done.close()  # the last lines reach the file here: a full disk shows at the latest
@@ -339,6 +362,9 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         if log is not None:
             log.close(quietly=True)  # an error is on its way already
     stats["game"] = g.name
+    # what reproduces the run: the seed and every option's value (defaults included)
+    stats["seed"] = seed
+    stats["options"] = dict(g.options)
     if as_json:
         # strict JSON: the counters hold finite numbers (runtime.counter), and were one to
         # slip through, an error is better than a NaN a JSON reader refuses
@@ -347,35 +373,6 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         _print_stats(stats)
     if stats.get("invariant_violations"):
         raise typer.Exit(1)
-
-
-class _Record:
-    """The file of ``simulate --record``: a write that fails (a full disk, ``/dev/full``, a
-    quota) is a clean error naming the file, as a file that cannot be opened is, not an
-    OSError out of the middle of the run."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        try:
-            self.file = open(path, "w", encoding="utf-8")
-        except OSError as e:
-            raise self._error(e) from None
-
-    def _error(self, e: OSError) -> UsageError:
-        return UsageError(f"--record: cannot write {self.path}: {e.strerror or e}")
-
-    def write(self, text: str) -> None:
-        try:
-            self.file.write(text)
-        except OSError as e:
-            raise self._error(e) from None
-
-    def close(self, quietly: bool = False) -> None:
-        try:
-            self.file.close()
-        except OSError as e:
-            if not quietly:
-                raise self._error(e) from None
 
 
 def _print_stats(s: dict[str, Any]) -> None:
@@ -419,8 +416,9 @@ def _print_stats(s: dict[str, Any]) -> None:
     ends = ", ".join(f"{k} {v:.1%}" for k, v in s["ended_by_share"].items())
     con.print(f"rounds ended by: {ends}")
     for c, roles in s.get("counter_change_per_round", {}).items():
-        parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items())
-        con.print(f"mean change of {c} per round, seats in play: {parts}")
+        parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items() if r != "house")
+        house = f"; house {roles['house']:+.3f}" if "house" in roles else ""  # not a seat
+        con.print(f"mean change of {c} per round, seats in play: {parts}{house}")
     if s.get("invariant_violations"):
         con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))
         for p in s.get("problems", []):

@@ -26,7 +26,8 @@ from .builtins import (
 )
 from .calls import Calls
 from .codegen import Namespace, Src, fn_of, localize, src_of
-from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
+from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
+from .game import FREE, card_kind
 from .hoist import UNSET, hset, invariant_calls
 from .limits import (
     MAX_INLINE_TOTAL,
@@ -53,6 +54,7 @@ from .scope import (
     slot_of,
 )
 from .statements import Statements
+from .structured import read_type, record
 
 # the types whose values one comparison looks at in one go (a text of these types is a card's
 # rank or suit, a phase's name or a constant of the file); other values may be lists, compared
@@ -70,6 +72,7 @@ class Compiler(Calls, Statements):
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
         self.errors: list[RulesError] = []
+        self.warnings: list[RulesError] = []
         # what each global and counter is assigned, so that views can show it (a card by name
         # or '?') and sampled worlds remap the cards in it (game.card_kind)
         self.global_types: dict[str, set[str]] = {}
@@ -142,14 +145,21 @@ class Compiler(Calls, Statements):
             return self.lit(f"F[{sc.slots[name]}]"), sc.types.get(name, "any")
         if sc.phase_names and name in sym.phases | {"end_turn"}:
             return self.lit(self.k(name)), "phase"
-        if name in SPECIAL:
+        if name == "me" and sc.house:
+            self.err("a house phase is played by the rules, by no seat: 'me' means nothing "
+                     "here; name the zones and counters it uses (a shared zone for the "
+                     "house's cards)", n.span)
+        if name in SPECIAL and not (name == "direction" and (
+                name in sym.globals or name in sym.zones or name in sym.counters
+                or name in sym.data or name in sym.values)):  # declared before it was special
             if name not in ("suits", "ranks"):
                 self.touch = True
             return self._special(name), SPECIAL[name]
         if name in sym.globals or name in sym.zones or name in sym.counters:
             self.touch = True
         if name in sym.globals:
-            return self.lit(f"S.g[{sym.globals[name]}]"), "any"
+            return self.lit(f"S.g[{sym.globals[name]}]"), read_type(
+                sym.global_shapes.get(name), "any")
         if name in sym.zones:
             zid, per = sym.zones[name]
             if per:
@@ -163,7 +173,8 @@ class Compiler(Calls, Statements):
         if name in sym.values:
             return self.lit(self.k(sym.values[name])), "table"
         if name in sym.counters:
-            return self.lit(f"S.ctr[{sym.counters[name]}]"), "list[int]"
+            return self.lit(f"S.ctr[{sym.counters[name]}]"), \
+                f"list[{read_type(sym.counter_shapes.get(name), 'int')}]"
         if name == "opt":
             self.err("'opt' needs an option's name: opt.NAME", n.span)
             return (lambda S, F: None), "any"
@@ -173,8 +184,9 @@ class Compiler(Calls, Statements):
             return (lambda S, F: None), "any"
         # lazy: did_you_mean looks at a bounded number of them (a list of all of them, made
         # for each of thousands of unknown names, was itself quadratic)
+        # the words that are values (`noen`) are slips for names too
         known = chain(sc.slots, SPECIAL, sym.globals, sym.zones, sym.data, sym.values,
-                      sym.counters)
+                      sym.counters, ("none", "true", "false"))
         self.err(f"unknown name '{name}'{did_you_mean(name, known)}", n.span)
         return (lambda S, F: None), "any"
 
@@ -182,7 +194,8 @@ class Compiler(Calls, Statements):
         "me": "S.actor", "turn": "S.turn", "dealer": "S.dealer", "phase": "S.phase",
                     "round": "S.round", "turns": "S.turns", "ended_by": "S.ended_by",
                     "players": "S.seated", "num_players": "S.n",
-                    "seats": "list(range(S.n))"}
+                    "seats": "list(range(S.n))",
+                    "direction": "('clockwise' if S.direction == 1 else 'anticlockwise')"}
 
     def _special(self, name: str) -> Src:
         if name in self._SPECIAL_SRC:
@@ -202,12 +215,16 @@ class Compiler(Calls, Statements):
             t = "bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str"
             return self.e_Const(N.Const(n.span, v), sc)[0], t
         obj, t = self.expr(n.obj, sc)
+        own = self.sym.card_attrs  # the deck's own attributes (decks.py)
+        if n.name in own and t == "card":
+            return self.gen(self.k(own[n.name][0]) + "[{0}]", obj), own[n.name][1]
         if n.name in CARD_ATTRS and t == "card":
             table = getattr(self.sym, "card_" + n.name)
             return self.gen(self.k(table) + "[{0}]", obj), CARD_ATTRS[n.name]
         if t in ("card",):
-            self.err(f"a card has no attribute '{n.name}'{did_you_mean(n.name, CARD_ATTRS)}"
-                     f"; it has {', '.join(CARD_ATTRS)}", n.name_span or n.span)
+            names = [*CARD_ATTRS, *own]
+            self.err(f"a card has no attribute '{n.name}'{did_you_mean(n.name, names)}"
+                     f"; it has {', '.join(names)}", n.name_span or n.span)
             return (lambda S, F: None), "any"
         if t == "group" and n.name not in ("owner", "number"):
             self.err(f"a group on the table has 'owner' and 'number', not '{n.name}'", n.span)
@@ -216,7 +233,8 @@ class Compiler(Calls, Statements):
             self.err(f"'.{n.name}' needs a card or a record, not {t}", n.span)
             return (lambda S, F: None), "any"
         key = n.name
-        ctable = getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
+        ctable = own[key][0] if key in own else \
+            getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
 
         def attr(o: Any) -> Any:
             if type(o) is int and ctable is not None and 0 <= o < len(ctable):
@@ -225,8 +243,8 @@ class Compiler(Calls, Statements):
                 if key not in o:
                     raise RuntimeRulesError(f"this record has no field '{key}'")
                 return o[key]
-            if isinstance(o, int) and not isinstance(o, bool) and key in CARD_ATTRS:
-                table = getattr(self.sym, "card_" + key)
+            if isinstance(o, int) and not isinstance(o, bool) and ctable is not None:
+                table = ctable
                 if 0 <= o < len(table):
                     return table[o]
                 raise RuntimeRulesError(f"{o!r} is not a card")
@@ -256,7 +274,8 @@ class Compiler(Calls, Statements):
                 return self.gen(f"S.zones[{base} + {seat}]", idx), "list[card]"
             if name in sym.counters:
                 ci = sym.counters[name]
-                return self.gen(f"S.ctr[{ci}][{self._seat_src(idx, name, sc)}]", idx), "num"
+                return self.gen(f"S.ctr[{ci}][{self._seat_src(idx, name, sc)}]", idx), \
+                    read_type(sym.counter_shapes.get(name), "num")
             if name in sym.values:
                 # a value table indexed by a card's rank: look it up by card id instead
                 if isinstance(n.index, N.Attr) and n.index.name == "rank":
@@ -312,6 +331,20 @@ class Compiler(Calls, Statements):
         if any(not is_scalar(it) for _f, it in items):  # it may hold lists: see nested()
             src = self.k(nested) + "(" + src + ")"
         return self.gen(src, *fs), t
+
+    def e_RecordLit(self, n: N.RecordLit, sc: Scope) -> tuple[Fn, str]:
+        seen: set[str] = set()
+        for name, value in n.fields:
+            if name in seen:
+                self.err(f"field '{name}' is given twice in this record", value.span)
+            seen.add(name)
+        items = [self.expr(v, sc) for _name, v in n.fields]
+        # (the braces of the dict doubled: gen() fills in {0}, {1}...)
+        src = "{{" + ", ".join(f"{name!r}: {{{i}}}" for i, (name, _v) in enumerate(n.fields)) \
+            + "}}"
+        # a record whose fields are never cards is shown as it is (game.card_kind)
+        t = "record" if all(card_kind(ft) == FREE for _f, ft in items) else "any"
+        return self.gen(self.k(record) + "(" + src + ")", *[f for f, _ in items]), t
 
     def e_Comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
@@ -426,12 +459,27 @@ class Compiler(Calls, Statements):
             self.err(f"cannot negate {t}", n.span)
         return self.gen("(-{0})", f), t
 
+    def _never_equal(self, n: N.Compare, types: list[str]) -> None:
+        """A number compared with text (`hand_value(h) == '31'`) is never equal: such a
+        condition never holds, or always does, which is almost always a slip."""
+        for i, op in enumerate(n.ops):
+            pair = {types[i], types[i + 1]}
+            if op in ("==", "!=") and "str" in pair and pair & {"int", "num"}:
+                side = n.operands[i + 1] if types[i + 1] == "str" else n.operands[i]
+                lit = getattr(side, "value", None)
+                fix = (f" (write {lit}, not '{lit}')" if isinstance(lit, str)
+                       and lit.lstrip("-").replace(".", "", 1).isdigit() else "")
+                self.warnings.append(CheckWarning(
+                    f"a number compared with text is never equal: this '{op}' is always "
+                    f"{'false' if op == '==' else 'true'}{fix}", side.span))
+
     def e_BinOp(self, n: N.BinOp, sc: Scope) -> tuple[Fn, str]:
         a, at = self.expr(n.left, sc)
         b, bt = self.expr(n.right, sc)
         op = n.op
         if op == "+" and (at.startswith("list") or bt.startswith("list")):
-            return self.gen(self.k(concat) + "({0}, {1})", a, b), at if at == bt else "list"
+            return self.gen(self.k(concat) + "({0}, {1})", a, b), \
+                join_src(at, bt) if at.startswith("list") and bt.startswith("list") else "list"
         for t, side in ((at, n.left), (bt, n.right)):
             if not is_num(t):
                 self.err(f"'{op}' needs numbers, but this is {t}", side.span)
@@ -449,6 +497,7 @@ class Compiler(Calls, Statements):
     def e_Compare(self, n: N.Compare, sc: Scope) -> tuple[Fn, str]:
         fs = [self.expr(x, sc) for x in n.operands]
         ops = n.ops
+        self._never_equal(n, [t for _, t in fs])
         if len(ops) == 1:
             (a, at), (b, bt) = fs
             op = ops[0]

@@ -33,7 +33,7 @@ ALL = "*"  # reads or writes everything
 # names of the language that read the state (the others, like suits or num_players, are fixed)
 SPECIAL_READS = {"me": "me", "turn": "turn", "dealer": "dealer", "phase": "phase",
                  "round": "round", "turns": "turns", "ended_by": "ended_by",
-                 "players": "players"}
+                 "players": "players", "direction": "players"}
 # state-reading built-ins: what they read (ALL: where cards lie and which face is up)
 STATE_READS = {"next_seat": "players", "prev_seat": "players", "seats_from": "players",
                "active": "players", "owner": ALL, "zone_of": ALL, "visible_to": ALL}
@@ -197,8 +197,8 @@ class Deps:
             out |= self._zone_of(n.args[0]) | self._zone_of(n.args[1])
         elif func in ("show", "hide"):
             out.add("face")
-        elif func == "eliminate":
-            out.add("players")
+        elif func in ("eliminate", "reverse_direction", "set_direction"):
+            out.add("players")  # who comes next
         elif func in ("end_round", "log"):
             pass  # a round that ends is settled before any trigger is checked
         elif _effect(func):
@@ -279,7 +279,7 @@ class Deps:
                     name = n.name if isinstance(n, N.Assign) else n.var
                     assigned.pop(name, None)
                     rebound.add(name)
-            if isinstance(st, N.Assign) and st.index is None and st.op == "=":
+            if isinstance(st, N.Assign) and st.index is None and st.op == "=" and not st.path:
                 assigned[st.name] = st.value
         return frozenset(out)
 

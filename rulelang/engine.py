@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import views
+from . import house, views
+from .choice import Choices
 from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
@@ -35,7 +36,7 @@ from .teams import match_setup, start_teams
 ENGINE_FORMAT = 2
 
 
-class State(Table, Seats, LegalMoves, MoveTexts):
+class State(Table, Seats, LegalMoves, MoveTexts, Choices):
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
     Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
@@ -94,6 +95,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.ctr: list[list[Any]] = [[0] * players for _ in game.counters]
         self.dealer = 0
         self.turn = 0
+        self.direction = game.direction  # which way play goes now (seats.py)
         self.actor: int | None = 0
         self.phase = game.first_phase
         self.round = 0
@@ -116,7 +118,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         # with one pack, different legal entries have different texts (those of actions whose
         # options may repeat a move are made so: movekeys.drop_repeats), so bots that count
         # moves need no texts at all
-        self._unique = game.copies == 1 and game.deck.jokers <= 1
+        self._unique = game.copies == 1 and game.deck.faces_unique
         self._moves: list[tuple[ActionDef, tuple]] = []
         self._moves_of: Any = None  # the entries list that _moves was made from
         self._deal_override = deal
@@ -132,7 +134,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self._round0: tuple[list[int], int] = ([], 0)  # the round's seats in play, decisions
 
         copies = game.copies if isinstance(game.copies, int) else self.packs(game.copies)
-        unit = len(game.deck.ranks) * len(game.deck.suits) + game.deck.jokers
+        unit = game.deck.pack_size
         ncards = max(1, copies) * unit
         if ncards > game.tables.size:
             raise RuntimeRulesError(f"the deck would need {ncards} cards, more than the "
@@ -140,6 +142,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.ncards = ncards
         self.loc = [game.home_zone] * ncards
         self.face = [self.zface[game.home_zone]] * ncards
+        self.placer = [-1] * ncards if VIS_CODE["placer"] in self.zvis else None
         self.zones[game.home_zone] = list(range(ncards))
         try:
             match_setup(self)
@@ -250,6 +253,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
             self._compute_texts()
         assert self._legal is not None
         entry = self._legal.get(canon_move(move))
+        if entry is None and self.apply_whole(move):  # several items of a choice at once
+            return
         if entry is None:
             legal = ", ".join(self._legal_list or [])
             raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now; "
@@ -266,6 +271,12 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         seen: set[tuple[int, int]] | None = None
         if self.record:
             self.history.append((mover, self.move_text(action, args)))  # type: ignore
+        if action.item_of is not None:  # one item of a sequential choice (choice.py)
+            whole = self.pick_item(action, args, trig_ok)
+            if whole is None:  # the choice goes on; nothing else changes
+                return
+            action, args = whole  # the last item: the action runs once, on the whole
+        if self.record:
             seen = {(c, v) for c in cards_in(args, self.ncards) for v in range(self.n)
                     if self.visible(c, v)}
         self._entries = None
@@ -343,6 +354,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         s.zones = [z[:] for z in self.zones]
         s.loc = self.loc[:]
         s.face = self.face[:]
+        if self.placer is not None:
+            s.placer = self.placer[:]
         s.active = self.active[:]
         s.g = self.g[:]
         s.ctr = [row[:] for row in self.ctr]
@@ -410,7 +423,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.status = "play"
         self.events = []
         self.actor = self.dealer
-        self._ctr0 = [row[:] for row in self.ctr]
+        self._ctr0 = [row[:] for row in self.ctr] + house.values(self)  # the house's after
         self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
         self.turn_decided = -1
         spec, self._deal_override = self._deal_override, None
@@ -489,6 +502,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.triggers_clean = True
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
+        if ph.house:  # played by the rules at once, not a decision (house.py)
+            house.play(self)
 
     def _finish_round(self) -> None:
         g = self.game
@@ -514,6 +529,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     delta.append([a - b for a, b in zip(row, row0)])
                 except TypeError:
                     delta.append([0] * self.n)
+            house.add_share(self, delta)
             played = self.turns + (self.turn_decided == self.turns)
             seated, decisions = self._round0
             self.round_results.append((name, played, self.dealer, delta, seated,
@@ -531,6 +547,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
 
     def _next_round(self) -> None:
         g = self.game
+        self.direction = g.direction  # each round goes the rules' way round, the deal too
         if g.next_dealer is not None:
             self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
         self._start_round()

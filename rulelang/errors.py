@@ -146,13 +146,46 @@ def reset_hints() -> None:
     _hints_left[0] = HINTS_PER_FILE
 
 
+def edit_distance(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) that turn ``a`` into ``b``: the
+    optimal-string-alignment distance, so that a transposed pair (``loes``) is one slip."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
+
+
+def closest(name: str, cands: Iterable[str]) -> str | None:
+    """The candidate a slip of the keyboard most likely made ``name`` from: fewest edits
+    (``edit_distance``), then the most characters in common (difflib's ratio); none when
+    every candidate needs more than a third of the name rewritten and shares too little."""
+    best: tuple[int, float, str] | None = None
+    low = name.lower()
+    for c in cands:
+        d = edit_distance(low, c.lower())
+        r = difflib.SequenceMatcher(None, name, c).ratio()
+        if d > max(1, (len(name) + 1) // 3) and r < 0.6:
+            continue
+        key = (d, -r, c)
+        if best is None or key < best:
+            best = key
+    return best[2] if best else None
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """A ' (did you mean X?)' suffix naming the closest known name, or '' when none is close
-    (or the file has used up its hints). ``known`` may be a lazy iterable: at most
-    ``HINT_NAMES`` of it are looked at."""
+    """A ' (did you mean X?)' suffix naming the closest known name (``closest``), or '' when
+    none is close (or the file has used up its hints). ``known`` may be a lazy iterable: at
+    most ``HINT_NAMES`` of it are looked at."""
     if _hints_left[0] <= 0 or len(name) > 100:
         return ""
-    # difflib's ratio 2M/(a+b) reaches its cutoff of 0.6 only for lengths within 3:7
+    # a name more than about twice as long or half as short is no slip of the keyboard
     lo, hi = (3 * len(name) + 6) // 7, (7 * len(name)) // 3
     cands = sorted({k for k in islice(known, HINT_NAMES)
                     if isinstance(k, str) and lo <= len(k) <= hi})
@@ -163,6 +196,6 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     hint = _hints.get(key)
     if hint is None:
         _hints_left[0] -= 1
-        close = difflib.get_close_matches(name, cands, n=1, cutoff=0.6)
-        hint = _hints[key] = f" (did you mean '{close[0]}'?)" if close else ""
+        close = closest(name, cands)
+        hint = _hints[key] = f" (did you mean '{close}'?)" if close else ""
     return hint

@@ -16,6 +16,11 @@ MAX_EXTENDS_DEPTH = 8  # a chain of extends:
 # packs in one deck (deck.copies, a number or an expression): the deck's tables are made for
 # the largest deck when the file is checked (10^15 packs took 4 GB there)
 MAX_COPIES = 8
+# a deck of its own (decks.py): copies of a card of one rank, and of an unsuited card, in one
+# pack, and the cards of one pack (its tables are made for MAX_COPIES packs of it)
+MAX_RANK_COPIES = 8
+MAX_UNSUITED_COPIES = 16
+MAX_PACK = 520
 
 # ---------------------------------------------------------------- did-you-mean hints (errors)
 # the known names looked at per hint, the candidates compared with the unknown name (those of a

@@ -56,6 +56,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     """Set and run finders over the deck's card tables (built once per game)."""
     # the order cards of one meld are listed in: by rank order, then suit, then id
     place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
+    # a deck with ranks of its own (decks.py) runs in the order it lists them
+    own_order = any(r not in RUN_PLACE and r not in ("A", "JK") for r in rank)
 
     def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
         """The options without repeats: equal names, or equal ``same`` keys, are one option
@@ -173,14 +175,20 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
 
     def positions(c: int, ace: str) -> list[int]:
         # places in the natural sequence A(low) 2 .. K A(high), whatever order the deck lists
-        # its ranks in (an ace-low deck lists A first)
+        # its ranks in (an ace-low deck lists A first); a deck of its own: its ranks' order
         r = rank[c]
+        if own_order:
+            return [order[c] + 1]
         if r == "A":
             return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
         return [RUN_PLACE[r]]
 
-    def runs(cards: Any, lo: int = 3, *, ace: str = "low") -> list[list[int]]:
-        """Every run of lo or more cards in sequence in one suit (no wild cards)."""
+    def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
+             ) -> list[list[int]]:
+        """Every run of lo or more cards in sequence in one suit (no wild cards); with
+        ``suited: false``, in any suits (``mixed_runs``)."""
+        if not suited:
+            return mixed_runs(by_name(items_of(cards)), lo, ace)
         out: list[list[int]] = []
         suits: dict[Any, dict[int, int]] = {}
         for c in by_name(items_of(cards)):
@@ -206,9 +214,33 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return False
         return len({rank[c] for c in nat}) <= 1 and len(nat) + len(wilds) > 0
 
-    def is_run(cards: Any, *, ace: str = "low") -> bool:
+    def mixed_runs(cs: list[int], lo: int, ace: str) -> list[list[int]]:
+        """Every run of lo or more cards in sequence whatever their suits: one run per choice
+        of a card of each rank in the sequence (two 5s make two runs through 5)."""
+        at: dict[int, list[int]] = {}
+        for c in cs:
+            if rank[c] != "JK":
+                for p in positions(c, ace):
+                    at.setdefault(p, []).append(c)
+        out: list[list[int]] = []
+        for start in sorted(at):
+            places = []
+            p = start
+            while p in at:
+                places.append(at[p])
+                p += 1
+                if len(places) >= lo:
+                    n = math.prod(len(x) for x in places)
+                    charge(n * len(places))
+                    if len(out) + n > MAX_MELDS * 4:
+                        raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+                    out.extend(list(x) for x in itertools.product(*places))
+        return dedupe(out)
+
+    def is_run(cards: Any, *, ace: str = "low", suited: Any = True) -> bool:
         cs = items_of(cards)
-        if not cs or len({suit[c] for c in cs}) != 1 or any(rank[c] == "JK" for c in cs):
+        if not cs or any(rank[c] == "JK" for c in cs) or (
+                suited and len({suit[c] for c in cs}) != 1):
             return False
         places = [positions(c, ace) for c in cs]
         # only an ace under ace: 'both' has two places, 1 and 14, and a run takes each place

@@ -19,6 +19,7 @@ from .agents import make_agent
 from .cards import JOKER, RED_SUITS, pretty
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
+from .showvalue import house_shares, show_value
 from .terminal import console as safe_console
 from .terminal import styled
 
@@ -30,30 +31,36 @@ def _say(con: Console, *parts: Part, end: str = "\n") -> None:
     con.print(styled(*parts), end=end)
 
 
-def _card(c: str) -> Part:
+def _card(c: str, deck: Any = None) -> Part:
+    """A card for people: the French deck with suit symbols, red hearts and diamonds; a deck of
+    its own by name, in its colour (``DeckTables.shown``)."""
+    if deck is not None:
+        text, style = deck.shown(c)
+        return (text, style) if style else text
     red = c != JOKER and len(c) >= 2 and c[-1] in RED_SUITS
     return (pretty(c), "red") if red else pretty(c)
 
 
-def _cards(cards: list[str]) -> list[Part]:
+def _cards(cards: list[str], deck: Any = None) -> list[Part]:
     if not cards:
         return [("(empty)", "dim")]
     out: list[Part] = []
     for i, c in enumerate(cards):
         out += [" "] if i else []
-        out.append(("▮", "dim") if c == "?" else _card(c))
+        out.append(("▮", "dim") if c == "?" else _card(c, deck))
     return out
 
 
-def _zone_line(name: str, cards: list[str], top_only: bool = False) -> list[Part]:
+def _zone_line(name: str, cards: list[str], top_only: bool = False,
+               deck: Any = None) -> list[Part]:
     shown = [c for c in cards if c != "?"]
     if not cards:
         return [f"{name}: empty"]
     if not shown:
         return [f"{name}: {len(cards)} card{'s' if len(cards) != 1 else ''} face down"]
     if top_only and cards[0] != "?" and len(shown) == 1 and len(cards) > 1:
-        return [f"{name}: ", _card(cards[0]), f" on top ({len(cards)} cards)"]
-    return [f"{name}: ", *_cards(cards)]
+        return [f"{name}: ", _card(cards[0], deck), f" on top ({len(cards)} cards)"]
+    return [f"{name}: ", *_cards(cards, deck)]
 
 
 def _show_value(x: Any) -> str:
@@ -65,8 +72,9 @@ def _show_value(x: Any) -> str:
 def show_table(con: Console, state: Any, seat: int) -> None:
     v = state.view(seat)
     g = state.game
+    dealer = v["dealer"] == seat and g.house is None  # with a house, no seat deals
     con.rule(styled(f"{g.name} — round {v['round']} — you are P{seat}"
-                    f"{' (dealer)' if v['dealer'] == seat else ''}"))
+                    f"{' (dealer)' if dealer else ''}"))
     for zd in g.zones:
         z = v["zones"][zd.name]
         if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
@@ -77,7 +85,7 @@ def show_table(con: Console, state: Any, seat: int) -> None:
             parts: list[Part] = [f"  {zd.name}: "] + ([] if z else [("(empty)", "dim")])
             for k, (c, p) in enumerate(reversed(list(zip(z, by)))):
                 who = "" if p is None else ("you " if p == seat else f"P{p} ")
-                parts += ["  " if k else "", who, ("▮", "dim") if c == "?" else _card(c)]
+                parts += ["  " if k else "", who, ("▮", "dim") if c == "?" else _card(c, g.tables)]
             _say(con, *parts)
         elif zd.per_player:
             for p in range(state.n):
@@ -86,11 +94,15 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                     continue
                 who = "you" if p == seat else f"P{p}"
                 out: Part = "" if v["active"][p] else (" (out)", "dim")
-                _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards))
+                _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards, g.tables))
         else:
-            _say(con, "  ", *_zone_line(zd.name, z, zd.visibility == "top"))
-    shown = {k: x for k, x in v["globals"].items()
-             if x is not None and not isinstance(x, bool) and x != [] and
+            name = g.house.label(zd.name) if g.house and zd.name in g.house.zones else zd.name
+            _say(con, "  ", *_zone_line(name, z, zd.visibility == "top", g.tables))
+    if v.get("direction", "clockwise") != ("clockwise" if g.direction == 1 else "anticlockwise"):
+        _say(con, f"  play goes {v['direction']} (reversed)")
+    shares = house_shares(g)
+    shown = {k: x for k, x in v["globals"].items() if k not in shares.values()
+             and x is not None and not isinstance(x, bool) and x != [] and
              g.global_types.get(k) not in ("card", "list[card]")}
     if shown:
         def who(k: str, x: Any) -> str:  # a seat as the table names it
@@ -103,12 +115,18 @@ def show_table(con: Console, state: Any, seat: int) -> None:
     for name, row in v["counters"].items():
         if name in shared:  # one value per team, named by its seats
             _say(con, f"  {name}: " + "  ".join(
-                f"{_team(state, t, seat)}={_show_value(row[state.team.index(t)])}"
+                f"{_team(state, t, seat)}={show_value(row[state.team.index(t)])}"
                 for t in sorted(set(state.team))))
             continue
-        _say(con, f"  {name}: " + "  ".join(
-            f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
-            else f"P{p}={x}" for p, x in enumerate(row)))
+        extra = ([f"{g.house.name}={show_value(v['globals'][shares[name]])}"]
+                 if name in shares else [])
+        _say(con, f"  {name}: " + "  ".join([
+            f"{'you' if p == seat else 'P' + str(p)}={show_value(x)}"
+            for p, x in enumerate(row)] + extra))
+    ch = v.get("choosing")
+    if ch:  # a sequential choice under way (choice.py): the items chosen so far
+        _say(con, f"  choosing {ch['action']}: {' '.join(ch['chosen'])} "
+                  f"({len(ch['chosen'])} of {ch['count']}; choose the next)")
     ev = g.hand_evaluator
     hz = g.hand_zone()
     if ev and hz is not None:
@@ -143,7 +161,7 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
         shown: list[Part] = []
         for i, gr in enumerate(groups, 1):
             shown += ["  "] if i > 1 else []
-            shown += [(f"{label}#{i}", "dim"), " ", *_cards(order(gr))]
+            shown += [(f"{label}#{i}", "dim"), " ", *_cards(order(gr), state.game.tables)]
         _say(con, f"  {zd.name} {who}: ", *shown)
 
 
@@ -239,7 +257,8 @@ def _show_cuts(con: Console, state: Any, seat: int) -> None:
     for i, cut in enumerate(cuts):
         parts: list[Part] = ["  cut again: " if i else "  cut for the deal: "]
         for k, (p, card) in enumerate(cut):
-            parts += [", " if k else "", "you " if p == seat else f"P{p} ", _card(card)]
+            parts += [", " if k else "", "you " if p == seat else f"P{p} ",
+                  _card(card, state.game.tables)]
         _say(con, *parts)
     if cuts:
         _say(con, f"  {'you deal' if state.dealer == seat else f'P{state.dealer} deals'} first")
@@ -249,7 +268,8 @@ def _show_events(con: Console, state: Any, seat: int, since: int) -> int:
     events = state.view(seat)["events"]
     for who, text in events[since:]:
         if who != seat:
-            _say(con, "  ", (f"P{who}", "magenta"), f": {text}")
+            _say(con, "  ", (f"P{who}" if who >= 0 else state.game.house.name, "magenta"),
+                 f": {text}")
     return len(events)
 
 
@@ -268,19 +288,30 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
                 val = f" = {ev.fn(state, state.zones[base + p])}"
             except RulesError:
                 val = ""
-        _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards), val)
+        _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards, g.tables), val)
+    for zname in g.house.zones if g.house is not None else []:  # the house's cards
+        cards = state.view(seat)["zones"][zname]
+        val = ""
+        if ev is not None and cards and "?" not in cards:
+            try:
+                zid = next(z.first_id for z in g.zones if z.name == zname)
+                val = f" = {ev.fn(state, state.zones[zid])}"
+            except RulesError:
+                val = ""
+        _say(con, f"  {g.house.label(zname)}: ", *_cards(cards, g.tables), val)
     if state.round_results:
         delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]
         for ci, (cname, _) in enumerate(g.counters):
             if kinds[ci] != FREE:  # a counter that may hold cards is shown by the view only
                 continue
-            changes = [f"{'you' if p == seat else f'P{p}'} {d:+g}" for p, d in
-                       enumerate(delta[ci]) if isinstance(d, (int, float)) and d]
+            changes = [f"{'you' if p == seat else f'P{p}' if p < state.n else g.house.name} "
+                       f"{d:+g}" for p, d in enumerate(delta[ci])
+                       if isinstance(d, (int, float)) and d]
             if ci in g.team_counters:  # one change per team
                 changes = [f"{_team(state, state.team[p], seat)} {d:+g}" for p, d in
                            enumerate(delta[ci]) if isinstance(d, (int, float)) and d
-                           and state.team.index(state.team[p]) == p]
+                           and p < state.n and state.team.index(state.team[p]) == p]
             if changes:
                 _say(con, f"  {cname}: {', '.join(changes)}")
     out = [p for p in range(state.n) if not state.active[p]]

@@ -37,7 +37,7 @@ PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError
 # the state as generated code sees it (engine.State documents each member)
 STATE_READS = frozenset({
     "n", "zones", "ctr", "g", "seated", "active", "dealer", "turn", "actor", "phase", "round",
-    "turns", "ended_by", "max_moves", "values", "get", "pending_end",
+    "turns", "ended_by", "max_moves", "values", "get", "pending_end", "direction",
     # the flow's counters and limits, for an action's generated step (fuse.py)
     "steps", "round_steps", "total_turns", "max_round_steps", "max_game_steps",
 })
@@ -49,6 +49,7 @@ STATE_WRITES = frozenset({
 })
 STATE_CALLS = frozenset({
     "group_list",
+    "pick_entries",  # a sequential choice's first items (choice.py), from the phase's listing
     # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",
@@ -56,6 +57,7 @@ STATE_CALLS = frozenset({
     # tricks and teams (tricks.py, teams.py); share: a team counter set for one seat
     "fx_played_by", "fx_winning_card", "fx_trick_winner", "fx_team_of", "fx_teammates",
     "fx_partner", "fx_team_seats", "fx_teams", "share",
+    "fx_reverse_direction", "fx_set_direction",
 })
 
 

@@ -8,7 +8,7 @@ who write variants; ``rulelang test`` runs them. A scenario whose file is bad is
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +33,17 @@ EXPECT_KEYS = ("round_over", "ended_by", "values", "counters", "sizes", "zones",
 class Outcome:
     path: str
     ok: bool
-    reason: str = ""
+    reason: str = ""  # the first failure
+    # every failed expectation: the line of the scenario it is written on (0: none) and why
+    failures: list[tuple[int, str]] = field(default_factory=list)
 
 
-def _fail(path: str, reason: str) -> Outcome:
-    return Outcome(path, False, reason)
+def _fail(path: str, reason: str, line: int = 0) -> Outcome:
+    return Outcome(path, False, reason, [(line, reason)])
+
+
+def _fail_at(line: int, path: str, reason: str) -> Outcome:
+    return _fail(path, reason, line)
 
 
 def run_scenario(path: Path, shown: str, games: dict[str, Any] | None = None) -> Outcome:
@@ -110,13 +116,14 @@ def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
                 raise
             except RulesError:
                 if _fingerprint(S) != _fingerprint(before):
-                    return _fail(shown, f"move {i + 1} ('{m}'): the rejected move changed "
-                                        "the state")
+                    return _fail_at(mspan.line, shown, f"move {i + 1} ('{m}'): the rejected "
+                                                       "move changed the state")
                 continue
-            return _fail(shown, f"move {i + 1} ('{m}') should be illegal but was accepted")
+            return _fail_at(mspan.line, shown,
+                            f"move {i + 1} ('{m}') should be illegal but was accepted")
         if seat != S.current_player():
             who = S.current_player()
-            return _fail(shown, f"move {i + 1} ('{m}'): P{seat} is not to move "
+            return _fail_at(mspan.line, shown, f"move {i + 1} ('{m}'): P{seat} is not to move "
                                 f"({'P' + str(who) if who is not None else 'nobody'} is)")
         try:
             S.apply(move)
@@ -124,10 +131,10 @@ def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
             e.add_context(f"while playing move {i + 1} ('{m}')")
             raise
         except RulesError as e:
-            return _fail(shown, f"move {i + 1} ('{m}') was rejected: {e.message}")
+            return _fail_at(mspan.line, shown, f"move {i + 1} ('{m}') was rejected: {e.message}")
         bad = S.check_invariants()
         if bad:
-            return _fail(shown, f"after move {i + 1}: {bad[0]}")
+            return _fail_at(mspan.line, shown, f"after move {i + 1}: {bad[0]}")
     return _check_expect(S, doc.get("expect") or {}, shown)
 
 
@@ -155,21 +162,28 @@ def _cards(S: Any, cs: list[int]) -> list[str]:
     return [S.game.tables.name[c] for c in cs]
 
 
-def _canon(x: Any) -> Any:
+def _canon(x: Any, tables: Any = None) -> Any:
+    """Expected cards as the deck names them (``10h`` is ``TH``; any case)."""
     if isinstance(x, list):
-        return [_canon(v) for v in x]
+        return [_canon(v, tables) for v in x]
     if isinstance(x, str):
-        return normalize(x) or x
+        return (tables.lookup(x) if tables is not None else normalize(x)) or x
     return x
 
 
 def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
 
     g = S.game
-    checks: list[tuple[str, Any, Any]] = []
+    checks: list[tuple[str, Any, Any, int]] = []  # what, wanted, got, the line it is on
+    failures: list[tuple[int, str]] = []
+
+    def line(m: Any, k: Any) -> int:
+        return m.span_of(k).line if isinstance(m, YMap) else 0
+
     notes: dict[str, str] = {}  # what a failed check adds to its message
     zones = {z.name: z for z in g.zones}
     for key, want in expect.items():
+        at = line(expect, key)
         if key == "round_over":
             got: Any = S.status != "play"
         elif key == "game_over":
@@ -184,27 +198,35 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
             ev = g.evaluator()
             hz = g.hand_zone()
             if hz is None:
-                return _fail(shown, "expect values: the game has no hands (a zone of each "
-                                    "player that only its owner sees)")
+                failures.append((at, "expect values: the game has no hands (a zone of each "
+                                     "player that only its owner sees)"))
+                continue
             got = [ev.fn(S, S.zones[hz.first_id + p]) for p in range(S.n)]
         elif key == "counters":
             names = {n: i for i, (n, _) in enumerate(g.counters)}
             for cname, cwant in want.items():
                 if cname not in names:
-                    return _fail(shown, f"expect counters: no counter '{cname}'")
-                checks.append((f"counters.{cname}", cwant, S.ctr[names[cname]]))
+                    failures.append((line(want, cname), f"expect counters: no counter "
+                                                        f"'{cname}'"))
+                    continue
+                checks.append((f"counters.{cname}", cwant, S.ctr[names[cname]],
+                               line(want, cname)))
             continue
         elif key == "globals":
             names = {n: i for i, (n, _) in enumerate(g.globals)}
             for gname, gwant in want.items():
                 if gname not in names:
-                    return _fail(shown, f"expect globals: no global '{gname}'")
-                checks.append((f"globals.{gname}", gwant, S.g[names[gname]]))
+                    failures.append((line(want, gname), f"expect globals: no global "
+                                                        f"'{gname}'"))
+                    continue
+                checks.append((f"globals.{gname}", gwant, S.g[names[gname]],
+                               line(want, gname)))
             continue
         elif key in ("sizes", "zones"):
             for zname, zwant in want.items():
                 if zname not in zones:
-                    return _fail(shown, f"expect {key}: no zone '{zname}'")
+                    failures.append((line(want, zname), f"expect {key}: no zone '{zname}'"))
+                    continue
                 zd = zones[zname]
                 if zd.groups:
                     # a zone of groups (melds): its groups, oldest first, each in canonical
@@ -214,8 +236,8 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
                     zgot = [[len(gr) if key == "sizes" else
                              _cards(S, sorted(gr, key=g.tables.sort_key)) for gr in grs]
                             for grs in per]
-                    checks.append((f"{key}.{zname}", _canon(zwant),
-                                   zgot if zd.per_player else zgot[0]))
+                    checks.append((f"{key}.{zname}", _canon(zwant, g.tables),
+                                   zgot if zd.per_player else zgot[0], line(want, zname)))
                     continue
                 if zd.per_player:
                     lists = [S.zones[zd.first_id + p] for p in range(S.n)]
@@ -224,7 +246,7 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
                 else:
                     zl = S.zones[zd.first_id]
                     zgot = len(zl) if key == "sizes" else _cards(S, zl)
-                checks.append((f"{key}.{zname}", _canon(zwant), zgot))
+                checks.append((f"{key}.{zname}", _canon(zwant, g.tables), zgot, line(want, zname)))
             continue
         elif key == "eliminated":
             got = [p for p in range(S.n) if not S.active[p]]
@@ -248,12 +270,16 @@ def _check_expect(S: Any, expect: dict[str, Any], shown: str) -> Outcome:
         elif key == "round":
             got = S.round
         else:
-            return _fail(shown, f"expect: unknown key '{key}'")
-        checks.append((key, want, got))
-    for key, want, got in checks:
+            failures.append((at, f"expect: unknown key '{key}'"))
+            continue
+        checks.append((key, want, got, at))
+    for key, want, got, at in checks:
         if not _eq(want, got):
-            return _fail(shown, f"expected {key} = {_show(want)}, got {_show(got)}"
-                                f"{notes.get(key, '')}")
+            failures.append((at, f"expected {key} = {_show(want)}, got {_show(got)}"
+                                 f"{notes.get(key, '')}"))
+    if failures:
+        failures.sort(key=lambda f: f[0])
+        return Outcome(shown, False, failures[0][1], failures)
     return Outcome(shown, True)
 
 

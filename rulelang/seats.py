@@ -1,9 +1,10 @@
 """Seats: who is still in play, and going round the table.
 
-Seats are numbered 0 .. players-1 clockwise; play goes the game's direction (1 clockwise, -1
-anticlockwise). ``seated`` is the list of seats still in play, in order: rules read it at every
-step, so it is kept (and replaced, never changed in place, when a seat is eliminated), and the
-next seat is found by bisecting it.
+Seats are numbered 0 .. players-1 clockwise; play goes the state's direction (1 clockwise, -1
+anticlockwise): the rules' ``direction:`` when a round starts, turned round by
+``reverse_direction()`` or set by ``set_direction(d)``. ``seated`` is the list of seats still in
+play, in order: rules read it at every step, so it is kept (and replaced, never changed in
+place, when a seat is eliminated), and the next seat is found by bisecting it.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ class Seats(Teams):
     n: int
     active: list[bool]
     seated: list[int]
+    direction: int
 
     def players(self) -> list[int]:
         return list(self.seated)
 
     def next_seat(self, s: int, k: int = 1) -> int:
-        return self._step_seat(s, k, self.game.direction)
+        return self._step_seat(s, k, self.direction)
 
     def prev_seat(self, s: int, k: int = 1) -> int:
-        return self._step_seat(s, k, -self.game.direction)
+        return self._step_seat(s, k, -self.direction)
 
     def _step_seat(self, s: int, k: int, d: int) -> int:
         """The k-th seat still in play from s, going the way d (1 or -1)."""
@@ -61,7 +63,7 @@ class Seats(Teams):
         return seated[(i + d * (k - 1)) % len(seated)]
 
     def seats_from(self, s: int) -> list[int]:
-        d = self.game.direction
+        d = self.direction
         out = []
         for i in range(self.n):
             p = (s + d * i) % self.n
@@ -73,6 +75,15 @@ class Seats(Teams):
     fx_next_seat = next_seat
     fx_prev_seat = prev_seat
     fx_seats_from = seats_from
+
+    def fx_reverse_direction(self) -> None:
+        self.direction = -self.direction
+
+    def fx_set_direction(self, d: Any) -> None:
+        if d not in ("clockwise", "anticlockwise"):
+            raise RuntimeRulesError(f"set_direction: {clipped_text(d, 40)} is not 'clockwise' "
+                                    "or 'anticlockwise'")
+        self.direction = 1 if d == "clockwise" else -1
 
     def fx_active(self, p: int) -> bool:
         return bool(self.active[p])

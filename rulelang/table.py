@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .builtins import Group, charged
-from .cards import normalize
 from .errors import RuntimeRulesError, UsageError
 from .limits import MAX_COPIES, MAX_CUTS
 from .runtime import WORK, brief, charge, clipped_text, log_message
@@ -57,6 +56,10 @@ class Table(Tricks):
     messages: list[str]
     # the cuts of cut(), public: one list of (seat, card) per cut, the first cut first
     cuts: tuple[tuple[tuple[int, int], ...], ...] = ()
+    # card -> the seat that put it in a zone of visibility 'placer' (-1: none); None when the
+    # game has no such zone. Set by every effect that moves cards into one (``placed``)
+    placer: list[int] | None = None
+    actor: int | None
     next_seat: Callable[..., int]  # the engine's
     seats_from: Callable[[int], list[int]]  # the engine's
 
@@ -85,7 +88,17 @@ class Table(Tricks):
             return self.zowner[z] == seat
         if v == 3:
             return self.zones[z][0] == c
+        if v == 4:
+            return self.placer[c] == seat  # type: ignore[index]
         return False
+
+    def placed(self, cards: Any, zid: int) -> None:
+        """Cards just put in zone ``zid``: in a zone of visibility 'placer', the acting seat
+        (the mover; the dealer while dealing) is the one that sees them."""
+        if self.zvis[zid] == 4:
+            who = -1 if self.actor is None else self.actor
+            for c in (cards if isinstance(cards, list) else [cards]):
+                self.placer[c] = who  # type: ignore[index]
 
     def _card(self, c: Any, what: str) -> int:
         """``c`` if it is a card of this deal: a number used as one (-1) would otherwise name
@@ -122,6 +135,8 @@ class Table(Tricks):
             self.face[cards] = self.zface[zid] if face is None else face == "up"
             if self.ztrick is not None:  # a game with tricks: who played the card (tricks.py)
                 self.note_moved(cards, src, zid)
+            if self.placer is not None:
+                self.placed(cards, zid)
             return
         if cards is None:
             raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
@@ -147,6 +162,8 @@ class Table(Tricks):
             self.face[c] = up
             if self.ztrick is not None:
                 self.note_moved(c, src, zid)
+        if self.placer is not None:
+            self.placed(cards, zid)
 
     def group_list(self, container: int) -> list[Group]:
         owner = self.zowner[container]
@@ -190,6 +207,8 @@ class Table(Tricks):
             dest.extend(range(self.ncards))
             self.loc = [zid] * self.ncards
             self.face = [up] * self.ncards
+            if self.placer is not None:
+                self.placed(dest, zid)
             return
         for z, cs in enumerate(self.zones):
             if z != zid and cs:
@@ -202,6 +221,8 @@ class Table(Tricks):
             self.zvis, self.zface = self.zvis[:nz], self.zface[:nz]
             self.groups = {}
         dest.sort()
+        if self.placer is not None:
+            self.placed(dest, zid)
         if len(dest) == self.ncards:  # the whole pack: rewrite the tables in one go
             self.loc = [zid] * self.ncards
             self.face = [up] * self.ncards
@@ -234,6 +255,8 @@ class Table(Tricks):
                 for c in cards:
                     loc[c] = d
                     cface[c] = up
+                if self.placer is not None:
+                    self.placed(cards, d)
             return
         for _ in range(n if order else 0):  # no seat in play: nothing to deal (not n passes)
             for p in order:
@@ -245,6 +268,8 @@ class Table(Tricks):
                 zones[d].insert(0, c)
                 loc[c] = d
                 cface[c] = zface[d] if face is None else face == "up"
+                if self.placer is not None:
+                    self.placed(c, d)
 
     def fx_cut(self, seats: Any, key: Callable[[int], Any] | None = None) -> int:
         """``cut(seats, f)``: each seat, in the order given, cuts a card from a freshly
@@ -344,7 +369,7 @@ class Table(Tricks):
         here: Any = None  # where the scenario gave the zone being laid out
 
         def pick(text: Any, where: str) -> int:
-            name = normalize(str(text))
+            name = g.tables.lookup(str(text))
             if name is None:
                 raise UsageError(f"deal: {where}: '{text}' is not a card", here)
             for c in by_name.get(name, []):
@@ -421,6 +446,8 @@ class Table(Tricks):
             for c in cs:
                 self.loc[c] = z
                 self.face[c] = up
+        if self.placer is not None:  # a scenario's cards were put in place by no seat
+            self.placer = [-1] * self.ncards
         for z, cs in melds:
             self.fx_meld(cs, z)
 
@@ -469,6 +496,7 @@ class Table(Tricks):
         self.zones, self.loc, self.groups = first.zones, first.loc, first.groups
         self.znames, self.zowner = first.znames, first.zowner
         self.zvis, self.zface = first.zvis, first.zface
+        self.placer = first.placer
         self.rng = first.rng
 
     def _rename(self, perm: list[int]) -> None:

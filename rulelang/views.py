@@ -49,6 +49,7 @@ def view(S: Any, seat: int) -> dict[str, Any]:
     out = {
         "seat": seat, "players": S.n, "round": S.round, "dealer": S.dealer,
         "turn": S.turn, "phase": S.phase, "to_move": S.current_player(),
+        "direction": "clockwise" if S.direction == 1 else "anticlockwise",
         "status": S.status, "ended_by": S.ended_by, "zones": zones,
         "counters": {name: [_shown(S, x, ckinds[i], seat) for x in S.ctr[i]]
                      for i, (name, _) in enumerate(g.counters)},
@@ -62,6 +63,9 @@ def view(S: Any, seat: int) -> dict[str, Any]:
         out["played_by"] = played_view(S)
     if g.teams is not None:  # each seat's team
         out["teams"] = list(S.team)
+    choosing = S.choice_shown(seat)
+    if choosing is not None:  # a sequential choice under way: its chooser's items so far
+        out["choosing"] = choosing
     if S.current_player() == seat:
         out["legal"] = S.legal_moves()
     return out
@@ -117,17 +121,21 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
         if v == 2 or (v == 1 and zowner[z] == seat):
             continue
         for i, c in enumerate(cs):
-            if not face[c] and not (v == 3 and i == 0):
+            if not face[c] and not (v == 3 and i == 0) and not (
+                    v == 4 and S.placer[c] == seat):
                 places.append((z, i))
                 cards.append(c)
     # dealt from one fixed order (the real places of the cards must not show through the
     # sample), as rng.shuffle would
     dealt = sorted(cards)
     shuffle(dealt, rng.getrandbits)
-    for (z, i), c in zip(places, dealt):
+    placer = S.placer
+    for (z, i), c, was in zip(places, dealt, cards):
         s.zones[z][i] = c
         s.loc[c] = z
         s.face[c] = False
+        if placer is not None:  # who put a card in its place put the sampled card there
+            s.placer[c] = placer[was]
     if s.ztrick is not None:
         remap_played(s, cards, dealt)
     # a card held in a global or a counter is the card that now lies in its place (the clone's
@@ -141,6 +149,8 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
                  for row, k in zip(s.ctr, ckinds)]
         s._ctr0 = [row if k == FREE else _renamed(row, cards, dealt)
                    for row, k in zip(s._ctr0, ckinds)]
+    if s.choice is not None:  # another seat's choice under way: of the sampled cards
+        s.choice_resampled(seat, lambda v: _renamed(v, cards, dealt))
     # the sample's own generator, seeded now from the bot's and made when first needed
     s.reseed(rng.random())
     s.forget_legal()

@@ -237,6 +237,44 @@ class _Builder:
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 
 
+# PyYAML's problems, each with what usually causes it in a rules file
+_HINTS = {
+    "found a tab character": "indent with spaces: YAML does not allow tabs in indentation",
+    "mapping values are not allowed": "a ': ' inside a value starts a mapping: put the value "
+    "in quotes (\"...\") or write the expression without ': '",
+    "did not find expected key": "this line's indentation does not match the lines above: "
+    "keys of one mapping start in the same column",
+    "did not find expected '-' indicator": "this line is indented as an item of the list "
+    "above, which starts with '- '",
+    "could not find expected ':'": "a key needs ': ' after it (a colon and a space)",
+    "found character '%' that cannot start any token": "a value that starts with '%' or '@' "
+    "needs quotes",
+    "found character '@' that cannot start any token": "a value that starts with '%' or '@' "
+    "needs quotes",
+}
+
+# the openers whose missing closer PyYAML reports where it gave up (often a line or more
+# later): the error points at the opener instead
+_OPENERS = {
+    "while parsing a flow mapping": "this '{' is not closed by a '}'",
+    "while parsing a flow sequence": "this '[' is not closed by a ']'",
+    "while scanning a quoted scalar": "this quoted string is not closed",
+}
+
+
+def _explain(exc: yaml.MarkedYAMLError) -> tuple[str, Any]:
+    """A YAML error's message, with a hint at its usual cause, and where to point."""
+    problem = exc.problem or exc.context or "bad YAML"
+    opener = _OPENERS.get(str(exc.context or ""))
+    if opener and exc.context_mark is not None:
+        where = exc.problem_mark
+        late = (f" (the YAML reader gave up at line {where.line + 1}: {problem})"
+                if where is not None else "")
+        return f"{opener}{late}", exc.context_mark
+    hint = next((h for k, h in _HINTS.items() if problem.startswith(k)), "")
+    return problem + (f"; {hint}" if hint else ""), exc.problem_mark or exc.context_mark
+
+
 def load_text(text: str, path: str, max_nodes: int = MAX_NODES) -> Any:
     """Parse YAML text into positioned data; raise ``LoadError`` located in the file."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
@@ -244,8 +282,7 @@ def load_text(text: str, path: str, max_nodes: int = MAX_NODES) -> Any:
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        msg = exc.problem or exc.context or "bad YAML"
+        msg, mark = _explain(exc)
         if mark is None:
             raise LoadError(f"bad YAML: {msg}", Span(path, 1, 1, text)) from None
         raise LoadError(

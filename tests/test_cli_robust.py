@@ -306,7 +306,7 @@ def test_play_and_test_name_the_seed(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- hostile text (issue 15)
 # what must never reach a terminal: C0 controls but newline, DEL, C1 controls (ESC among them)
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
-EIGHTS = ROOT / "examples" / "crazy-eights.yaml"
+EIGHTS = ROOT / "games" / "crazy-eights.yaml"
 # a name that is markup, clears the screen and sets the window's title
 NASTY = r"Crazy [/bold] \e[2J\e]0;pwn\a [bold]Eights[/]"
 
@@ -397,7 +397,9 @@ def test_simulate_json_is_strict_and_an_overflowing_counter_is_located(tmp_path:
         "counters:\n  points: 0\n  big: " + " * ".join(["1000000000000000.0"] * 21)))
     r = run_cli("simulate", str(p), "--games", "1", "--json")
     assert r.returncode == 1 and r.stdout == "", output(r)
-    assert r.stderr.startswith(f"{p}:24:8: error: counter 'big' would become larger than "
+    line = 1 + p.read_text(encoding="utf-8").splitlines().index("  big: " + " * ".join(
+        ["1000000000000000.0"] * 21))
+    assert r.stderr.startswith(f"{p}:{line}:8: error: counter 'big' would become larger than "
                                "10^30 (infinity: the number overflowed)"), r.stderr
 
 
@@ -458,5 +460,7 @@ def test_a_heuristic_that_is_no_number_is_a_located_error(tmp_path: Path) -> Non
     r = run_cli("simulate", str(untyped), "--games", "1", "--agents", "greedy", "--players", "2")
     assert r.returncode == 1, output(r)
     assert_no_traceback(r)
-    assert r.stderr.startswith(f"{untyped}:33:3: error: the heuristic 'heuristic' computed [1], "
-                               "not a number"), r.stderr
+    line = 1 + untyped.read_text(encoding="utf-8").splitlines().index(
+        '  heuristic(p): "first([[1], 2])"')
+    assert r.stderr.startswith(f"{untyped}:{line}:3: error: the heuristic 'heuristic' "
+                               "computed [1], not a number"), r.stderr

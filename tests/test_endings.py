@@ -91,6 +91,17 @@ DRIVES: dict[str, list[Drive]] = {
     # nobody making trumps throws the hand in; stuck, the dealer must make them
     "euchre": [Drive(("hand_over",), 4), Drive(("thrown_in",), 4, avoid=("order up", "call")),
                Drive(("hand_over",), 4, {"stick_the_dealer": True}, avoid=("order up",))],
+    "texas-holdem": [Drive(("fold", "showdown"), 3)],
+    # five hands of five leave a stock of 26: eights held back, it runs out before a hand does
+    "crazy-eights": [Drive(("out",), 4), Drive(("blocked",), 5, avoid=("eight",))],
+    "uno": [Drive(("out",), 4, avoid=("draw",))],
+    # a short match: shows, then a win (in the play or the show)
+    "cribbage": [Drive(("counted", "won"), 2, {"target": 31})],
+    "blackjack": [
+        Drive(("showdown", "house_natural"), 3),
+        Drive(("showdown", "house_natural"), 3,
+              {"dealer_hits_soft_17": True, "resplit": True, "surrender": True,
+               "insurance": True, "double_after_split": False}, prefer=("split", "insure"))],
 }
 
 FILES = rules_files()

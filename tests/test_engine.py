@@ -562,6 +562,7 @@ def test_next_seat_agrees_with_going_round_the_table() -> None:
             for d in (1, -1):
                 st.game = copy.copy(game)
                 st.game.direction = d
+                st.direction = d  # the state's own (reverse_direction() turns it round)
                 for s in range(-2, n + 2):
                     for k in (1, 2):
                         r = s

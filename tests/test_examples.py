@@ -1,5 +1,5 @@
-"""The examples in examples/ keep working: the rules file checks clean, its scenarios pass,
-it plays to the end, and the API example runs."""
+"""The examples in examples/ keep working: the API example runs, and Crazy Eights (the first
+example game, bundled since) plays to the end with its invariants."""
 
 from __future__ import annotations
 
@@ -11,20 +11,10 @@ from .helpers import ROOT, output, run_cli
 EXAMPLES = ROOT / "examples"
 
 
-def test_examples_check_clean() -> None:
-    r = run_cli("check", str(EXAMPLES))
-    assert r.returncode == 0, output(r)
-    assert "no problems" in r.stdout and "warning" not in output(r)
-
-
-def test_example_scenarios_pass() -> None:
-    r = run_cli("test", str(EXAMPLES))
-    assert r.returncode == 0, output(r)
-    assert r.stdout.strip().endswith("2 passed, 0 failed")
-
-
 def test_crazy_eights_simulates_with_its_invariants() -> None:
-    r = run_cli("simulate", str(EXAMPLES / "crazy-eights.yaml"), "--games", "30", "--check",
+    # Crazy Eights began here as the example of a game written from the docs alone; it is
+    # bundled now (games/crazy-eights.yaml), and the search bot below plays it by name
+    r = run_cli("simulate", "crazy-eights", "--games", "30", "--check",
                 "--agents", "greedy,random", "--json")
     assert r.returncode == 0, output(r)
     assert '"invariant_violations": 0' in r.stdout

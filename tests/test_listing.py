@@ -17,9 +17,9 @@ from rulelang.builtins import Group
 from rulelang.errors import RuntimeRulesError
 from rulelang.movetext import canon_move
 
-from .helpers import ROOT, rules_files
+from .helpers import rules_files
 
-GAMES = [*rules_files(), ROOT / "examples" / "crazy-eights.yaml"]
+GAMES = rules_files()
 
 
 def _plain(v: Any) -> Any:

@@ -243,11 +243,11 @@ def test_node_limit() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "col"),
     [
-        ("a: [1, 2\nb: 3\n", 2, 2),
+        ("a: [1, 2\nb: 3\n", 1, 4),  # the '[' never closed, not where the reader gave up
         ("a:\n\tb: 1\n", 2, 1),
         ("a: 1\n  b: 2\n", 2, 4),
         ("knocker: none: x\n", 1, 14),
-        ("a: \"unterminated\n", 2, 1),
+        ("a: \"unterminated\n", 1, 4),  # the quote never closed
     ],
 )
 def test_broken_yaml_located(text: str, line: int, col: int) -> None:

@@ -1,0 +1,247 @@
+"""The ``ismcts`` bot: information-set Monte Carlo tree search, generic over every game.
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012). Each iteration samples a world
+from the bot's own view (``State.determinize``: the cards it cannot see dealt again among their
+places), walks the one tree of the search in that world — choosing among the moves legal
+*there* by UCB1 with availability counts — adds one node, plays the world on to the end of the
+round by the rollout policy, and credits every move on the path with the result for the seat
+that made it. The move most visited at the root is played. Moves are told apart by their
+texts, so a move means the same thing in every sampled world; the rollouts go by index.
+
+What a playout is worth to a seat: its share of the win when the match ended in it, else its
+place among the seats still in play by the rules file's ``heuristic`` (1 for the highest, 0
+for the lowest, ties shared; 0.5 for all without a heuristic). A place is scale-free: no
+game's heuristic needs to be normalised.
+
+Budget: a number of iterations (deterministic: the same seed, the same choice) or
+milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
+reproducible), and always a budget of work (``limits.MAX_BOT_WORK``, ``--bot-work``) that
+bounds what a hostile rules file can make one decision cost.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from .errors import RulesError, UsageError
+from .limits import MAX_BOT_WORK
+from .runtime import LIMIT, WORK, OutOfWork
+
+DEFAULT_ITERATIONS = 1000
+MAX_ITERATIONS = 1_000_000
+MAX_MS = 600_000
+ROLLOUT_DEPTH = 400  # decisions a playout may take before it is judged as it stands
+UCT_C = 0.7  # exploration constant for rewards in [0, 1]
+POLICIES = ("random", "greedy")
+
+
+def parse_spec(spec: str) -> dict[str, Any]:
+    """``ismcts``, ``ismcts:1000`` (iterations), ``ismcts:200ms`` (CPU milliseconds per
+    decision), each optionally followed by ``:greedy`` or ``:random`` (the rollout policy)
+    and ``:c=1.2`` (the UCB constant): the agent's settings, or a usage error."""
+    parts = spec.strip().lower().split(":")
+    if parts[0] != "ismcts":
+        raise UsageError(f"not an ismcts agent: '{spec}'")
+    out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "random",
+                           "c": UCT_C}
+    for p in parts[1:]:
+        if p in POLICIES:
+            out["rollout"] = p
+        elif p.startswith("c="):
+            try:
+                c = float(p[2:])
+            except ValueError:
+                c = -1.0
+            if not 0 <= c <= 100:
+                raise UsageError(f"ismcts: c= takes a number from 0 to 100, not '{p[2:]}'")
+            out["c"] = c
+        elif p.endswith("ms") and p[:-2].isdigit() and 1 <= int(p[:-2]) <= MAX_MS:
+            out["ms"], out["iterations"] = int(p[:-2]), None
+        elif p.isdigit() and 1 <= int(p) <= MAX_ITERATIONS:
+            out["iterations"] = int(p)
+        else:
+            raise UsageError(
+                f"ismcts: '{p}' is not a budget or a setting; write ismcts:ITERATIONS "
+                f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
+                f":random or :greedy (the playouts) and :c=NUMBER (exploration)")
+    return out
+
+
+class _Edge:
+    __slots__ = ("visits", "total", "avail", "child")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.child: dict[str, _Edge] = {}
+
+
+class ISMCTSAgent:
+    """An agent as ``agents.Agent`` is one (``choose``, ``choose_index``), made by
+    ``agents.make_agent`` for ``ismcts[:…]``."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
+                 ms: int | None = None, rollout: str = "random", c: float = UCT_C,
+                 budget: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.ms = ms
+        self.rollout = rollout
+        self.c = c
+        self.budget = MAX_BOT_WORK if budget is None else budget
+        self.last_iterations = 0  # how many the last decision ran (for tools and tests)
+        self._left = self.budget
+        self.last_visits: dict[str, int] = {}
+
+    def choose(self, state: Any, seat: int) -> str:
+        return state.legal_moves()[self.choose_index(state, seat)]
+
+    def choose_index(self, state: Any, seat: int) -> int:
+        n = state.num_moves()
+        if n == 1:
+            return 0
+        root_moves = state.legal_moves()
+        root = _Edge()
+        game = state.game
+        h = game.functions[game.heuristic].fn if game.heuristic is not None else None
+        deadline = (time.process_time() + self.ms / 1000.0) if self.ms is not None else None
+        left = self.budget
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done and time.process_time() >= deadline:
+                break
+            if left <= 0:
+                break
+            done += 1
+            world = state.determinize(seat, self.rng)
+            world.auto_continue = False
+            world.work_done = 0
+            world.max_work = min(world.max_work, left)
+            self._left = left
+            try:
+                path = self._descend(world, root)
+                self._play_out(world, h)
+                value = self._values(world, h)
+            except OutOfWork:
+                left = 0
+                break
+            except RulesError:  # this sample cannot be played on: it teaches nothing
+                left -= max(1, world.work_done)
+                continue
+            left -= max(1, world.work_done)
+            for edge, actor in path:
+                edge.visits += 1
+                edge.total += value[actor]
+        self.last_iterations = done
+        # the root's visits by move: the whole search in one figure (tests, tools)
+        self.last_visits = {m: e.visits for m, e in root.child.items()}
+        best = max(range(n), key=lambda i: (root.child[root_moves[i]].visits
+                                            if root_moves[i] in root.child else -1,
+                                            -i))
+        if root_moves[best] not in root.child:  # nothing was learnt: any move
+            return int(self.rng.random() * n)
+        return best
+
+    def _descend(self, world: Any, node: _Edge) -> list[tuple[_Edge, int]]:
+        """Selection and expansion in one sampled world: the edges taken, each with the seat
+        that chose it."""
+        path: list[tuple[_Edge, int]] = []
+        while world.status == "play":
+            self._check(world)
+            actor = world.current_player()
+            moves = world.legal_moves()
+            kids = node.child
+            untried = [m for m in moves if m not in kids]
+            for m in moves:
+                e = kids.get(m)
+                if e is not None:
+                    e.avail += 1
+            if untried:
+                m = untried[int(self.rng.random() * len(untried))]
+                e = kids[m] = _Edge()
+                e.avail = 1
+                world.apply(m)
+                path.append((e, actor))
+                return path
+            c = self.c
+            best_m, best_v = moves[0], -1.0
+            for m in moves:
+                e = kids[m]
+                v = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
+                if v > best_v:
+                    best_m, best_v = m, v
+            e = kids[best_m]
+            world.apply(best_m)
+            path.append((e, actor))
+            node = e
+        return path
+
+    def _play_out(self, world: Any, h: Any) -> None:
+        rng = self.rng
+        greedy = self.rollout == "greedy" and h is not None
+        for _ in range(ROLLOUT_DEPTH):
+            if world.status != "play":
+                return
+            self._check(world)
+            k = world.num_moves()
+            if greedy and k > 1:
+                world.apply_index(self._greedy_index(world, k, h))
+            else:
+                world.apply_index(int(rng.random() * k))
+
+    def _greedy_index(self, world: Any, k: int, h: Any) -> int:
+        """The move best for its mover by the heuristic, one step ahead in this world (which
+        is already a sample: nothing in it is hidden from the search)."""
+        actor = world.current_player()
+        best: list[int] = []
+        best_v = -math.inf
+        for i in range(k):
+            s = world.clone(share_rng=True)
+            s.apply_index(i)
+            world.work_done = s.work_done  # the look-ahead's work is the playout's
+            v = self._judge(world, h, s, actor)
+            if v > best_v + 1e-9:
+                best, best_v = [i], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(i)
+        return best[int(self.rng.random() * len(best))]
+
+    def _judge(self, world: Any, h: Any, s: Any, seat: int) -> float:
+        """The heuristic of ``seat`` in ``s``, charged to the playout of ``world``: it runs
+        outside any step, so it is given the step allowance here."""
+        self._check(world)
+        WORK[0] = LIMIT[0] = world.max_work
+        v = h(s, seat)
+        world.work_done += max(1, world.max_work - WORK[0])
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise RulesError(f"the heuristic computed {v!r:.60}, not a number")
+        return float(v)
+
+    def _check(self, world: Any) -> None:
+        """Stop the decision when this playout has used what was left of the budget."""
+        if world.work_done >= self._left:
+            raise OutOfWork("the bot's budget of work for this decision is spent")
+
+    def _values(self, world: Any, h: Any) -> list[float]:
+        """What the played-out world is worth to each seat, in [0, 1]."""
+        n = world.n
+        if world.status == "game_over":
+            return world.returns()  # type: ignore[no-any-return]
+        seats = [p for p in range(n) if world.active[p]]
+        if h is None or len(seats) < 2:
+            return [0.5] * n
+        scores = {p: self._judge(world, h, world, p) for p in seats}
+        out = [0.0] * n
+        for p in seats:
+            below = sum(1 for q in seats if scores[q] < scores[p] - 1e-9)
+            tied = sum(1 for q in seats if q != p and abs(scores[q] - scores[p]) <= 1e-9)
+            out[p] = (below + 0.5 * tied) / (len(seats) - 1)
+        return out

@@ -1,0 +1,70 @@
+"""The ``ismcts`` agent: its budget written after a colon, that it plays by its view alone
+(the same choice for every deal of the cards it cannot see), its determinism, and its budget
+of work."""
+
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+from rulelang.agents import make_agent, parse_agents
+from rulelang.errors import UsageError
+from rulelang.ismcts import ISMCTSAgent, parse_spec
+
+
+@pytest.mark.parametrize("spec, want", [
+    ("ismcts", {"iterations": 1000, "ms": None, "rollout": "random"}),
+    ("ismcts:250", {"iterations": 250, "ms": None}),
+    ("ismcts:200ms", {"iterations": None, "ms": 200}),
+    ("ismcts:50:greedy", {"iterations": 50, "rollout": "greedy"}),
+    ("ISMCTS:50:c=1.5", {"iterations": 50, "c": 1.5}),
+])
+def test_specs(spec: str, want: dict) -> None:
+    got = parse_spec(spec)
+    assert {k: got[k] for k in want} == want
+
+
+@pytest.mark.parametrize("spec", ["ismcts:0", "ismcts:fast", "ismcts:10:c=x",
+                                  "ismcts:99999999", "ismcts:0ms"])
+def test_bad_specs_are_usage_errors(spec: str) -> None:
+    with pytest.raises(UsageError, match="ismcts"):
+        parse_agents(f"{spec},random", 2)
+
+
+def test_agents_by_seat_accept_ismcts() -> None:
+    assert parse_agents("ismcts:100,random", 3) == ["ismcts:100", "random", "random"]
+    assert isinstance(make_agent("ismcts:100", 1), ISMCTSAgent)
+
+
+HAND0 = ["QH", "JH", "9C"]
+
+
+def position(other_hands: list[list[str]], seed: int) -> object:
+    g = rulelang.load("thirty-one")
+    return g.new_state(3, seed=seed, dealer=2,
+                       deal={"hand": [HAND0, *other_hands], "discard": ["8D"]})
+
+
+def test_it_plays_by_its_view_alone() -> None:
+    # the same view for seat 0 (its hand, the upcard), different hidden cards
+    a = position([["AS", "KS", "5H"], ["7C", "7D", "2S"]], seed=1)
+    b = position([["2C", "3D", "4S"], ["AH", "KH", "2D"]], seed=2)
+    assert a.current_player() == b.current_player() == 0
+    assert a.view(0) == b.view(0)
+    searches = []
+    for s in (a, b):
+        bot = ISMCTSAgent(9, iterations=60)
+        searches.append((bot.choose_index(s, 0), bot.last_visits))
+    # not only the same move: the very same search, visit for visit
+    assert searches[0] == searches[1]
+    assert sum(searches[0][1].values()) == 60
+
+
+def test_same_seed_same_choice_and_a_small_work_budget_still_chooses() -> None:
+    s = position([["AS", "KS", "5H"], ["7C", "7D", "2S"]], seed=1)
+    n = s.num_moves()
+    first = ISMCTSAgent(4, iterations=40).choose_index(s, 0)
+    assert first == ISMCTSAgent(4, iterations=40).choose_index(s, 0)
+    poor = ISMCTSAgent(4, iterations=1000, budget=50)
+    assert 0 <= poor.choose_index(s, 0) < n
+    assert poor.last_iterations < 1000
