@@ -13,6 +13,7 @@ from typing import Any
 
 from . import nodes as N
 from .argopts import options_distinct
+from .buildteams import choose_first, team_counter_names, teams_unit
 from .cards import Deck
 from .codegen import Src, fn_of, frame_call, unit_call
 from .compile import Compiler
@@ -199,7 +200,9 @@ class Builder:
             vis = z.get("visibility", "owner" if per else "hidden")
             face_up = z.get("face", "up" if vis == "public" else "down") == "up"
             zd = ZoneDef(str(zname), per, vis, face_up, bool(z.get("home", False)),
-                         len(zone_names), bool(z.get("groups", False)))
+                         len(zone_names), bool(z.get("groups", False)), bool(z.get("trick")))
+            if zd.groups and zd.trick:
+                self.err("a zone of groups cannot be a trick zone", zdoc.key_span(zname))
             zones.append(zd)
             zmap[str(zname)] = (zd.first_id, per)
             for s in range(pmax if per else 1):
@@ -288,6 +291,7 @@ class Builder:
             card_joker=tuple(r == "JK" for r in tables.rank), card_name=tables.name,
             card_attrs={k: v for k, v in tables.attrs.items() if k != "color"},
         )
+        sym.team_counters = team_counter_names(self, doc, counters)
         sym.counter_shapes, sym.global_shapes = start_shapes(doc, self.options)
         for name in list(sym.data):
             if name in counters or name in globs or name in zmap or name in values:
@@ -370,10 +374,8 @@ class Builder:
         phases: dict[str, PhaseDef] = {}
         for pname, p in phases_doc.items():
             phases[str(pname)] = self.phase(c, str(pname), p, phases_doc.span_of(pname))
-        first_phase = str(turn.get("first_phase", next(iter(phases_doc), "")))
-        if phases and first_phase not in phases:
-            self.err(f"turn.first_phase '{first_phase}' is not a phase"
-                     f"{did_you_mean(first_phase, phases)}", self.span(turn, "first_phase"))
+        first_phase, first_fn, firsts = choose_first(self, c, turn, phases_doc, phases)
+        teams, team_ctrs = teams_unit(self, c, doc, counters)
 
         hand_eval = doc.get("hand_evaluator")
         if hand_eval is not None and (hand_eval not in functions or functions[hand_eval].effect):
@@ -413,6 +415,7 @@ class Builder:
             round_end=round_end, next_dealer=next_dealer, turn_start=turn_start,
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
+            teams=teams, team_counters=team_ctrs, first_phase_fn=first_fn, first_phases=firsts,
         )
         game.generated = c.cg
         game.seat_trees = self.kept

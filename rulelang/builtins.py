@@ -505,6 +505,15 @@ BUILTINS: dict[str, Builtin] = {
         _b("visible_to", 2, 2, "xx", "bool", state=True),
         _b("cut", 1, 2, "lf", "seat", state=True, setup=True,
            doc="each seat cuts a card from a freshly shuffled deck; highest by f deals"),
+        # tricks and teams (tricks.py, teams.py)
+        _b("played_by", 1, 1, "x", "seat", state=True, doc="who played a card in a trick zone"),
+        _b("winning_card", 1, 1, "l", "card", state=True, kwargs=("trump", "lead", "suit", "key")),
+        _b("trick_winner", 1, 1, "l", "seat", state=True, kwargs=("trump", "lead", "suit", "key")),
+        _b("team_of", 1, 1, "x", "int", state=True),
+        _b("teammates", 1, 1, "x", "list[seat]", state=True),
+        _b("partner", 1, 1, "x", "seat", state=True),
+        _b("team_seats", 1, 1, "x", "list[seat]", state=True),
+        _b("teams", 0, 0, "", "list[int]", state=True),
         # ... and changing it: effects
         _b("move", 2, 2, "xz", "none", state=True, effect=True, kwargs=("at", "face")),
         _b("shuffle", 1, 1, "z", "none", state=True, effect=True),

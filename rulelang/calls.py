@@ -30,6 +30,9 @@ from .melds import meld_funcs
 from .runtime import brief
 from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
+# named arguments of the state's built-ins that take a function (``suit: c -> ...``)
+FN_KWARGS = frozenset({"key", "suit"})
+
 
 class Calls:
     """The compiler's calls (see the module docstring)."""
@@ -258,7 +261,8 @@ class Calls:
                     self.err(f"unmeld() takes a group on the table (like melds[me][0]), not {t}",
                              a.span)
                 argfs.append(f)
-        kwfs = {k: self.expr(a, sc)[0] for k, a in n.kwargs}
+        kwfs = {k: (self._fn_arg(a, sc) if k in FN_KWARGS else self.expr(a, sc)[0])
+                for k, a in n.kwargs}
         for k, a in n.kwargs:
             if k == "at" and not (isinstance(a, N.Const) and a.value in ("top", "bottom")):
                 self.err("at: takes 'top' or 'bottom'", a.span)

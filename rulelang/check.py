@@ -44,8 +44,8 @@ def unreachable_phases(game: Any, doc: YMap) -> list[RulesError]:
     phases = doc.get("phases") or YMap()
     if not phases:
         return []
-    reach = {game.first_phase}
-    todo = [game.first_phase]
+    reach = set(game.first_phases or (game.first_phase,))
+    todo = list(reach)
     while todo:
         p = todo.pop()
         targets, _ = _next_targets(game, p)

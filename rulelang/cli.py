@@ -392,6 +392,9 @@ def _print_stats(s: dict[str, Any]) -> None:
         t.add_row(f"P{r['seat']}", r["agent"], f"{r['wins']:g}", f"{r['win_rate']:.1%}",
                   f"{r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}")
     con.print(t)
+    for r in s.get("wins_per_team", ()):  # a game of teams: the wins of each
+        con.print(f"team {'+'.join(f'P{p}' for p in r['seats'])}: {r['wins']:g} wins "
+                  f"({r['win_rate']:.1%})")
     if s.get("seat_bias"):
         b = s["seat_bias"]
         con.print(f"seat bias (chi-squared over seats of one agent): {b['chi2']:.2f} on "

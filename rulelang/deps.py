@@ -371,7 +371,8 @@ def overlaps(reads: frozenset[str], writes: frozenset[str]) -> bool:
 
 
 def step_writes(deps: Deps, action_doc: Any, next_const: str | None, dynamic_next: bool,
-                phase_enter: dict[str, Any], first_phase: str, turn_doc: Any) -> frozenset[str]:
+                phase_enter: dict[str, Any], first_phase: str | tuple[str, ...],
+                turn_doc: Any) -> frozenset[str]:
     """What an action's step may write: its effects, then the engine's and the hooks' writes
     on the way to the next phase or turn."""
     if not hasattr(action_doc, "get"):
@@ -388,7 +389,8 @@ def step_writes(deps: Deps, action_doc: Any, next_const: str | None, dynamic_nex
         turn_doc = turn_doc or {}
         w |= deps.writes(deps.parse_stmts(turn_doc.get("end")))
         w |= deps.writes(deps.parse_stmts(turn_doc.get("start")))
-        w |= deps.writes(deps.parse_stmts(phase_enter.get(first_phase)))
+        for fp in (first_phase,) if isinstance(first_phase, str) else first_phase:
+            w |= deps.writes(deps.parse_stmts(phase_enter.get(fp)))
     else:
         w.add("phase")
         w |= deps.writes(deps.parse_stmts(phase_enter.get(nxt)))
@@ -426,7 +428,8 @@ def plan(game: Any, deps: Deps) -> dict[tuple[str, str], tuple[Check, ...]]:
             dynamic = a.next is not None and a.next_const is None
             found = a.name in adoc
             w = step_writes(deps, (adoc.get(a.name) or {}) if found else None, a.next_const,
-                            dynamic, enter, game.first_phase, doc.get("turn"))
+                            dynamic, enter, game.first_phases or game.first_phase,
+                            doc.get("turn"))
             checks: list[Check] = []
             for i, r in enumerate(reads):
                 if not overlaps(r, w):

@@ -28,6 +28,7 @@ from .movetext import MoveTexts, canon_move, cards_in
 from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
 from .table import Table
+from .teams import match_setup, start_teams
 
 # What a seed means: it goes up whenever the same seed and the same moves may play another game
 # than before (another deal, another order of legal moves, another use of the random stream).
@@ -144,6 +145,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
         self.placer = [-1] * ncards if VIS_CODE["placer"] in self.zvis else None
         self.zones[game.home_zone] = list(range(ncards))
         try:
+            match_setup(self)
             for i, (_name, u) in enumerate(game.globals):
                 self.g[i] = u(self)
             for i, (name, u) in enumerate(game.counters):
@@ -167,6 +169,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
                     self.dealer = dealer
             if start:
                 self._apply_start(start)
+            start_teams(self, start)
             self._start_round()
             self._run_on()
         except RecursionError:
@@ -432,7 +435,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
             self.lay_out(spec)
         self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
                      else self.dealer)
-        self.phase = g.first_phase
+        self.phase = g.first_phase if g.first_phase_fn is None else g.first_phase_fn(self)
         if self.pending_end is not None:
             self._finish_round()
             return
@@ -457,7 +460,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
                          else self.next_seat(self.turn))
             self.turns += 1
             self.total_turns += 1
-            self.phase = g.first_phase
+            self.phase = g.first_phase if g.first_phase_fn is None else g.first_phase_fn(self)
             if g.turn_start is not None:
                 self.actor = self.turn
                 g.turn_start(self)

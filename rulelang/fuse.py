@@ -44,7 +44,8 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
         nxt = "end_turn"
     lines = ["def _step(S, ok):", "    mover = S.actor"]
     if nxt == "end_turn":
-        if game.turn_end is not None or game.turn_start is not None:
+        if game.turn_end is not None or game.turn_start is not None \
+                or game.first_phase_fn is not None:  # a first phase chosen at run time
             return None
         if game.turn_next is not None:
             lines.append(f"    S.turn = {ns.k(game.turn_next.call)}(S)")

@@ -51,6 +51,7 @@ class ZoneDef:
     home: bool
     first_id: int
     groups: bool = False
+    trick: bool = False  # remembers the seat that played each card (tricks.py)
 
 
 @dataclass
@@ -191,6 +192,14 @@ class Game:
     # match.requires: (message, condition) pairs; a game whose players and options make one
     # false is refused before it starts
     requires: list[tuple[str, Unit]] = field(default_factory=list)
+    # teams.of (a seat's team, with me = the seat; None: each seat a team of its own) and the
+    # counters a team's seats share (their indices): see teams.py
+    teams: Unit | None = None
+    team_counters: tuple[int, ...] = ()
+    # turn.first_phase written as an expression (None: first_phase, a phase named outright),
+    # and the phases it may name
+    first_phase_fn: Unit | None = None
+    first_phases: tuple[str, ...] = ()
     # the house, when the game has one (a house phase or a ``house:`` section): house.HouseDef
     house: Any = None
 

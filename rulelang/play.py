@@ -80,7 +80,14 @@ def show_table(con: Console, state: Any, seat: int) -> None:
         if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
             _group_lines(con, state, seat, zd, z)
             continue
-        if zd.per_player:
+        if zd.trick and not zd.per_player:  # who played each card, in the order played
+            by = v["played_by"][zd.name]
+            parts: list[Part] = [f"  {zd.name}: "] + ([] if z else [("(empty)", "dim")])
+            for k, (c, p) in enumerate(reversed(list(zip(z, by)))):
+                who = "" if p is None else ("you " if p == seat else f"P{p} ")
+                parts += ["  " if k else "", who, ("▮", "dim") if c == "?" else _card(c, g.tables)]
+            _say(con, *parts)
+        elif zd.per_player:
             for p in range(state.n):
                 cards = z[p]
                 if not cards and zd is not g.hand_zone():
@@ -104,7 +111,13 @@ def show_table(con: Console, state: Any, seat: int) -> None:
             return _show_value(x)
 
         _say(con, "  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
+    shared = {g.counters[i][0] for i in g.team_counters}
     for name, row in v["counters"].items():
+        if name in shared:  # one value per team, named by its seats
+            _say(con, f"  {name}: " + "  ".join(
+                f"{_team(state, t, seat)}={show_value(row[state.team.index(t)])}"
+                for t in sorted(set(state.team))))
+            continue
         extra = ([f"{g.house.name}={show_value(v['globals'][shares[name]])}"]
                  if name in shares else [])
         _say(con, f"  {name}: " + "  ".join([
@@ -123,6 +136,12 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                  else f"  your {ev}: {val}")
         except RulesError:
             pass
+
+
+def _team(state: Any, t: int, seat: int) -> str:
+    """A team as the table names it, by its seats: ``you+P2``."""
+    return "+".join("you" if q == seat else f"P{q}" for q in range(state.n)
+                    if state.team[q] == t)
 
 
 def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
@@ -166,6 +185,8 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
     _say(con, (str(game.name), "bold"), f" — {players} players, seed {seed}. "
          "Type a number or a move; '?' helps, 'q' quits.")
     _show_cuts(con, state, seat)
+    if game.teams is not None:
+        _say(con, "  teams: " + ", ".join(_team(state, t, seat) for t in sorted(set(state.team))))
     seen_events = 0
     try:
         while True:
@@ -176,6 +197,9 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 if state.status == "game_over":
                     w = state.winner
                     ws = w if isinstance(w, list) else [w]
+                    if game.teams is not None:  # winners by team
+                        ws = [_team(state, t, seat) for t in sorted({state.team[x] for x in ws
+                                                                     if x is not None})]
                     _say(con, ("Game over.", "bold"), " Winner: "
                          f"{', '.join('you' if x == seat else f'P{x}' for x in ws)}")
                     return 0
@@ -284,6 +308,10 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
             changes = [f"{'you' if p == seat else f'P{p}' if p < state.n else g.house.name} "
                        f"{d:+g}" for p, d in enumerate(delta[ci])
                        if isinstance(d, (int, float)) and d]
+            if ci in g.team_counters:  # one change per team
+                changes = [f"{_team(state, state.team[p], seat)} {d:+g}" for p, d in
+                           enumerate(delta[ci]) if isinstance(d, (int, float)) and d
+                           and p < state.n and state.team.index(state.team[p]) == p]
             if changes:
                 _say(con, f"  {cname}: {', '.join(changes)}")
     out = [p for p in range(state.n) if not state.active[p]]

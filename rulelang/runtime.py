@@ -54,6 +54,9 @@ STATE_CALLS = frozenset({
     "fx_move", "fx_meld", "fx_unmeld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",
     "fx_active", "fx_owner", "fx_zone_of", "fx_visible_to", "fx_cut",
+    # tricks and teams (tricks.py, teams.py); share: a team counter set for one seat
+    "fx_played_by", "fx_winning_card", "fx_trick_winner", "fx_team_of", "fx_teammates",
+    "fx_partner", "fx_team_seats", "fx_teams", "share",
     "fx_reverse_direction", "fx_set_direction",
 })
 

@@ -82,6 +82,7 @@ class Symbols:
     card_color: tuple
     card_joker: tuple
     card_name: tuple
+    team_counters: frozenset[str] = frozenset()  # counters a team's seats share (teams.py)
     # the deck's own attributes (deck.attributes): name -> (value per card id, checker type)
     card_attrs: dict[str, tuple[tuple, str]] = field(default_factory=dict)
     # the shape of each counter's and global's starting value where its form shows it (a list,

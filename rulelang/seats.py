@@ -14,10 +14,12 @@ from typing import Any
 
 from .errors import RuntimeRulesError
 from .runtime import clipped_text
+from .teams import Teams
 
 
-class Seats:
-    """The seats of a state (a mixin of ``engine.State``, which sets these up)."""
+class Seats(Teams):
+    """The seats of a state (a mixin of ``engine.State``, which sets these up); their teams
+    are ``Teams``'."""
 
     game: Any
     n: int

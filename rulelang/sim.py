@@ -54,6 +54,8 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
     winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
     out = {"rounds": state.round, "decisions": state.decisions, "winners": winners,
            **round_figures(state), "problems": problems}
+    if state.game.teams is not None:
+        out["teams"] = list(state.team)
     if record:
         out["moves"] = [[p, text] for p, text in state.history]
         out["outcome"] = outcome(state)
@@ -119,6 +121,7 @@ class Tally:
         self.dpr: Counter[int] = Counter()  # decisions in a round -> rounds
         self.role: dict[str, dict[str, Counter[float]]] = {}  # counter -> role -> changes
         self.problems: list[str] = []
+        self.teams: list[int] | None = None  # each seat's team, in a game of teams
 
     def add(self, r: dict[str, Any]) -> None:
         """Count one game's record (from ``play_one``)."""
@@ -133,6 +136,7 @@ class Tally:
         self.dpr.update(r["decisions_per_round"])
         self._add_roles(r["role_delta"])
         self.problems.extend(r["problems"])
+        self.teams = self.teams or r.get("teams")
 
     def merge(self, o: Tally) -> None:
         """Add the tally of the games that come after these."""
@@ -146,6 +150,7 @@ class Tally:
         self.dpr.update(o.dpr)
         self._add_roles(o.role)
         self.problems.extend(o.problems)
+        self.teams = self.teams or o.teams
 
     def _add_roles(self, role: dict[str, dict[str, Any]]) -> None:
         """Add counter changes by counter and role (lists of values, or multisets of them)."""
@@ -471,6 +476,12 @@ def summarize(t: Tally, players: int, agents: list[str], seconds: float) -> dict
         "decisions_per_sec": None,
     }
     out["decisions_per_sec"] = round(out["decisions"] / seconds, 1) if seconds > 0 else None
+    if t.teams:  # a team's wins: its seats' shares of the games they won together
+        out["wins_per_team"] = [
+            {"team": k, "seats": [p for p in range(players) if t.teams[p] == k],
+             "wins": round(w, 6), "win_rate": round(w / games, 6) if games else 0.0}
+            for k in sorted(set(t.teams))
+            for w in [math.fsum(wins[p] for p in range(players) if t.teams[p] == k)]]
     if problems:
         out["problems"] = problems[:20]
     return out

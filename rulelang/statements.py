@@ -136,8 +136,11 @@ class Statements:
                 # within the numbers a counter holds (runtime.counter): a float that
                 # overflowed is a located error here, not a NaN in the run's statistics
                 value = f"{r}[{p}] {binop} ({v})" if binop is not None else v
-                return [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
-                        f"{r}[{p}] = _counter({value}, {self.k(name)})"]
+                lines = [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
+                         f"{r}[{p}] = _counter({value}, {self.k(name)})"]
+                if name in sym.team_counters:  # its teammates' too (teams.py)
+                    lines.append(f"S.share({sym.counters[name]}, {p})")
+                return lines
             self.err(f"only a counter can be assigned by seat; '{name}' is not one"
                      f"{did_you_mean(name, sym.counters)}", n.span)
             return ["pass"]

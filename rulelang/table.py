@@ -18,6 +18,7 @@ from .errors import RuntimeRulesError, UsageError
 from .groupfx import unmeld
 from .limits import MAX_COPIES, MAX_CUTS
 from .runtime import WORK, brief, charge, clipped_text, log_message
+from .tricks import Tricks
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
 
@@ -35,8 +36,9 @@ def shuffle(x: list, bits: Any) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-class Table:
-    """The cards and zones of a state (a mixin of ``engine.State``, which sets these up)."""
+class Table(Tricks):
+    """The cards and zones of a state (a mixin of ``engine.State``, which sets these up); who
+    played the cards of a trick is ``Tricks``'."""
 
     game: Any
     n: int
@@ -124,13 +126,16 @@ class Table:
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
         if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
             loc = self.loc
-            self.zones[loc[cards]].remove(cards)
+            src = loc[cards]
+            self.zones[src].remove(cards)
             if at == "top":
                 self.zones[zid].insert(0, cards)
             else:
                 self.zones[zid].append(cards)
             loc[cards] = zid
             self.face[cards] = self.zface[zid] if face is None else face == "up"
+            if self.ztrick is not None:  # a game with tricks: who played the card (tricks.py)
+                self.note_moved(cards, src, zid)
             if self.placer is not None:
                 self.placed(cards, zid)
             return
@@ -148,13 +153,16 @@ class Table:
         for c in cards:
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
                 raise RuntimeRulesError(f"move(): {c!r} is not a card")
-            zones[loc[c]].remove(c)
+            src = loc[c]
+            zones[src].remove(c)
             if at == "top":
                 dest.insert(0, c)
             else:
                 dest.append(c)
             loc[c] = zid
             self.face[c] = up
+            if self.ztrick is not None:
+                self.note_moved(c, src, zid)
         if self.placer is not None:
             self.placed(cards, zid)
 
@@ -193,6 +201,8 @@ class Table:
         shuffle(self.zones[zid], self.rng.getrandbits)
 
     def fx_gather(self, zid: int) -> None:
+        if self.ztrick is not None:
+            self.forget_played()
         dest = self.zones[zid]
         up = self.zface[zid]
         if not self.groups and sum(map(len, self.zones)) == self.ncards:
@@ -230,6 +240,8 @@ class Table:
                 face: str | None = None) -> None:
         first = self.next_seat(self.dealer) if start is None else start
         order = self.seats_from(first)
+        if self.ztrick is not None:
+            self.forget_played()
         zones, loc, cface, zface = self.zones, self.loc, self.face, self.zface
         z = zones[src]
         k = len(order)

@@ -22,6 +22,7 @@ from typing import Any
 from .builtins import Group
 from .game import CARDS, FREE
 from .table import shuffle
+from .tricks import played_view, remap_played
 
 
 def view(S: Any, seat: int) -> dict[str, Any]:
@@ -58,6 +59,10 @@ def view(S: Any, seat: int) -> dict[str, Any]:
         # the cuts for the first dealer (cut()): cards shown to all, then put back
         "cuts": [[[p, names[c]] for p, c in cut] for cut in S.cuts],
     }
+    if S.ztrick is not None:  # who played each card of a trick (public)
+        out["played_by"] = played_view(S)
+    if g.teams is not None:  # each seat's team
+        out["teams"] = list(S.team)
     choosing = S.choice_shown(seat)
     if choosing is not None:  # a sequential choice under way: its chooser's items so far
         out["choosing"] = choosing
@@ -131,6 +136,8 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
         s.face[c] = False
         if placer is not None:  # who put a card in its place put the sampled card there
             s.placer[c] = placer[was]
+    if s.ztrick is not None:
+        remap_played(s, cards, dealt)
     # a card held in a global or a counter is the card that now lies in its place (the clone's
     # globals and counter rows are its own lists; what the round's changes start from is not)
     gkinds, ckinds = S.game.slot_kinds()

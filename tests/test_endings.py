@@ -83,6 +83,14 @@ DRIVES: dict[str, list[Drive]] = {
         Drive(("stock_exhausted",), 2, avoid=("drop", "spread", "hit"))],
     # two players seldom go out before the stock runs out, three who lay down all they can do
     "ten-pennies": [Drive(("stock_exhausted",), 2), Drive(("out",), 3, prefer=("meld", "layoff"))],
+    "hearts": [Drive(("hand_over",), 4),
+               Drive(("hand_over",), 4, {"first_trick_points": True, "queen_breaks_hearts": True,
+                                         "moon": "subtract", "passing": False})],
+    "spades": [Drive(("hand_over",), 4),
+               Drive(("hand_over",), 4, {"blind_nil": True, "nil_tricks_count": True})],
+    # nobody making trumps throws the hand in; stuck, the dealer must make them
+    "euchre": [Drive(("hand_over",), 4), Drive(("thrown_in",), 4, avoid=("order up", "call")),
+               Drive(("hand_over",), 4, {"stick_the_dealer": True}, avoid=("order up",))],
     "texas-holdem": [Drive(("fold", "showdown"), 3)],
     # five hands of five leave a stock of 26: eights held back, it runs out before a hand does
     "crazy-eights": [Drive(("out",), 4), Drive(("blocked",), 5, avoid=("eight",))],
