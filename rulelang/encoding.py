@@ -9,7 +9,7 @@ adapters turn the lists into their arrays. docs/environments.md describes the la
 Observation, from ``seat``'s point of view (seats relative: 0 is the seat itself, 1 the next
 seat clockwise, ...), every block in this order:
 
-- per zone of the rules file (a per-player zone once per relative seat), ``3 * K + 1`` numbers,
+- per zone of the rules file (a per-player zone once per relative seat), ``2 * K + 1`` numbers,
   K the card names of the deck: how many cards of each name the seat sees there, the name of
   the top card if the seat sees it (one-hot), how many cards lie there that it cannot see (the
   unknown), and nothing else of them; melds count in the zone that holds them;
@@ -99,7 +99,7 @@ class Encoding:
                                      else "cards" if kind == CARDS else "other")
         self.counter_numeric = [k == FREE for k in ckinds]
         self.phases = list(game.phases)
-        widths = [3 * k + 1] * len(self.zone_blocks) + [n] * len(game.counters) + [
+        widths = [2 * k + 1] * len(self.zone_blocks) + [n] * len(game.counters) + [
             {"seat": n + 1, "number": 1, "cards": k, "other": 1}[g] for g in self.global_kinds
         ] + [len(self.phases), n + 1, n, n, n, 1]
         self.size = sum(widths)
@@ -110,7 +110,7 @@ class Encoding:
     def layout(self) -> list[tuple[str, int]]:
         """The observation's blocks, in order: (what it is, how many numbers)."""
         g, n, k = self.game, self.n, self.K
-        out = [(f"zone {g.zones[i].name}" + (f" of seat +{r}" if r >= 0 else ""), 3 * k + 1)
+        out = [(f"zone {g.zones[i].name}" + (f" of seat +{r}" if r >= 0 else ""), 2 * k + 1)
                for i, r in self.zone_blocks]
         out += [(f"counter {name}", n) for name, _ in g.counters]
         out += [(f"global {name} ({kind})", {"seat": n + 1, "number": 1, "cards": k,
@@ -136,15 +136,15 @@ class Encoding:
             b = block_of.get(container.get(z, z))
             if b is None:
                 continue
-            base = b * (3 * k + 1)
+            base = b * (2 * k + 1)
             for c in cards:
                 if vis(c, seat):
                     out[base + cname[c]] += 1.0
                 else:
-                    out[base + 3 * k] += 1.0
+                    out[base + 2 * k] += 1.0
             if z not in container and vis(cards[0], seat):  # a meld has no top card
                 out[base + k + cname[cards[0]]] = 1.0
-        pos = len(self.zone_blocks) * (3 * k + 1)
+        pos = len(self.zone_blocks) * (2 * k + 1)
         for row, numeric in zip(S.ctr, self.counter_numeric):
             if numeric:
                 for p in range(n):

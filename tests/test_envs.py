@@ -14,6 +14,10 @@ import pytest
 
 from .helpers import ROOT
 
+# run by `make test-envs` only: `make test` has a time budget of its own
+pytestmark = pytest.mark.skipif(not os.environ.get("RULELANG_ENV_TESTS"),
+                                reason="the environment tests run with make test-envs")
+
 GAMES = sorted(p.stem for p in (ROOT / "games").glob("*.yaml"))
 CYCLES = int(os.environ.get("RULELANG_ENV_CYCLES", "1000"))  # api_test's default
 SIMS = int(os.environ.get("RULELANG_ENV_SIMS", "2"))
@@ -61,6 +65,24 @@ def test_pettingzoo_a_match_to_its_end_rewards_the_winner() -> None:
         env.step(int(rng.choice(legal)))
     assert sorted(total.values()) == [0.0, 1.0]
     assert env.agents == []
+
+
+def test_pettingzoo_max_decisions_truncates_the_match() -> None:
+    pytest.importorskip("pettingzoo")
+    import rulelang.pettingzoo as rp
+
+    env = rp.env("thirty-one", players=2, max_decisions=4)
+    env.reset(seed=0)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0.0
+            env.step(None)
+            continue
+        env.step(int(obs["action_mask"].nonzero()[0][0]))
+        steps += 1
+    assert steps == 4 and env.agents == []
 
 
 def test_pettingzoo_render_shows_only_the_seats_view() -> None:
