@@ -74,8 +74,8 @@ def test_pettingzoo_max_decisions_truncates_the_match() -> None:
     env = rp.env("thirty-one", players=2, max_decisions=4)
     env.reset(seed=0)
     steps = 0
-    for agent in env.agent_iter():
-        obs, reward, terminated, truncated, info = env.last()
+    for _agent in env.agent_iter():
+        obs, reward, terminated, truncated, _info = env.last()
         if terminated or truncated:
             assert truncated and not terminated and reward == 0.0
             env.step(None)
