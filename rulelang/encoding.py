@@ -20,21 +20,25 @@ seat clockwise, ...), every block in this order:
 - the phase (one-hot), whose turn (one-hot of ``players + 1``), the dealer (one-hot), which
   seats are still in play, the seat itself (one-hot of the absolute seat), the round number.
 
-Actions: where every argument of every action is a card or a seat, the action space is the
-product of the argument domains per move template (``template`` mode): a card is named by its
-name (K) where the mover sees it, else by its 1-based place in its zone (one of ``ncards``), a
-seat by its place relative to the mover. Otherwise (numbers, words, several cards at once,
-melds) the action space is the index into ``legal_moves()`` (``index`` mode), ``MAX_MOVES``
-wide; so is a template space wider than ``MAX_ENV_ACTIONS``.
+Actions: where every argument of every action is a card, a seat or one of a list fixed in its
+rules text (``['up', 'down']``, ``suits``), the action space is the product of the argument
+domains per move template (``template`` mode): a card is named by its name (K) where the mover
+sees it, else by its 1-based place in its zone (one of ``ncards``), a seat by its place
+relative to the mover, a fixed list's value by its place in the list. Otherwise (numbers worked
+out in play, several cards at once, melds) the action space is the index into ``legal_moves()``
+(``index`` mode), ``MAX_MOVES`` wide; so is a template space wider than ``MAX_ENV_ACTIONS``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import nodes as N
+from .errors import RulesError
 from .game import CARDS, FREE, Game
 from .limits import MAX_ENV_ACTIONS, MAX_MOVES, MAX_NUMBER
 from .movetext import canon_move
+from .parse import parse
 
 _NUMERIC = ("int", "num", "bool")
 _TEMPLATE_TYPES = ("card", "seat")
@@ -180,31 +184,44 @@ class Encoding:
     # ------------------------------------------------------------------ actions
 
     def _template_setup(self, game: Game) -> None:
-        """The template action space, where every argument is a card or a seat and it is not
-        too wide; otherwise the index space."""
+        """The template action space, where every argument is a card, a seat or one of a fixed
+        list and it is not too wide; otherwise the index space."""
         self.templates: dict[tuple[str, tuple[str, ...]], int] = {}
         self.template_list: list[tuple[str, tuple[str, ...], int]] = []
+        # an argument's fixed list of values (['up', 'down'], suits), by (phase, action, arg)
+        self.fixed: dict[tuple[str, str, int], list[Any]] = {}
         self.card_domain = self.K + self.ncards
         size = 0
         ok = True
         for ph in game.phases.values():
             for a in ph.actions:
-                types = tuple(t for _n, _f, t, _s in a.args)
-                if any(t not in _TEMPLATE_TYPES for t in types):
-                    ok = False
-                key = (canon_move(a.name), types)
+                types = []
+                for j, (name, _f, t, _s) in enumerate(a.args):
+                    values = None if t in _TEMPLATE_TYPES else _fixed_values(game, a, name)
+                    if values is not None:
+                        self.fixed[(a.phase, a.name, j)] = values
+                        t = "one of " + " ".join(map(str, values))
+                    elif t not in _TEMPLATE_TYPES:
+                        ok = False
+                    types.append(t)
+                key = (canon_move(a.name), tuple(types))
                 if key in self.templates:
                     continue
                 self.templates[key] = size
-                self.template_list.append((a.name, types, size))
+                self.template_list.append((a.name, key[1], size))
                 width = 1
                 for t in types:
-                    width *= self.card_domain if t == "card" else self.n
+                    width *= self._width(t)
                 size += width
         if ok and size <= MAX_ENV_ACTIONS:
             self.mode, self.num_actions = "template", size
         else:
             self.mode, self.num_actions = "index", MAX_MOVES
+
+    def _width(self, t: str) -> int:
+        if t == "card":
+            return self.card_domain
+        return self.n if t == "seat" else len(t.split()) - 2
 
     def legal_indices(self, S: Any) -> dict[int, str]:
         """The legal moves of ``S`` (to move now) by action index: index -> move text."""
@@ -224,10 +241,14 @@ class Encoding:
         return out
 
     def _index_of(self, S: Any, mover: int, action: Any, args: tuple) -> int:
-        types = tuple(t for _n, _f, t, _s in action.args)
+        types = []
         i = 0
-        for t, v in zip(types, args):
-            if t == "card":
+        for j, ((_n, _f, t, _s), v) in enumerate(zip(action.args, args)):
+            values = self.fixed.get((action.phase, action.name, j))
+            if values is not None:
+                t = "one of " + " ".join(map(str, values))
+                i = i * len(values) + values.index(v)
+            elif t == "card":
                 if S.visible(v, mover):
                     d = self.card_name[v]
                 else:  # by its place, as the move's text names it
@@ -235,7 +256,8 @@ class Encoding:
                 i = i * self.card_domain + d
             else:
                 i = i * self.n + (v - mover) % self.n
-        return self.templates[(canon_move(action.name), types)] + i
+            types.append(t)
+        return self.templates[(canon_move(action.name), tuple(types))] + i
 
     def describe(self, i: int) -> str:
         """A text for action ``i`` whatever the state (the move text when it is legal is
@@ -246,9 +268,28 @@ class Encoding:
             if i >= start:
                 rest, parts = i - start, []
                 for t in reversed(types):
-                    w = self.card_domain if t == "card" else self.n
+                    w = self._width(t)
                     d, rest = rest % w, rest // w
-                    parts.append(("P+" + str(d)) if t == "seat" else self.names[d]
-                                 if d < self.K else f"#{d - self.K + 1}")
+                    parts.append(("P+" + str(d)) if t == "seat" else t.split()[2 + d]
+                                 if t != "card" else self.names[d] if d < self.K
+                                 else f"#{d - self.K + 1}")
                 return " ".join([name, *reversed(parts)])
         return f"action {i}"
+
+
+def _fixed_values(game: Game, action: Any, arg: str) -> list[Any] | None:
+    """The values an argument's options can only be taken from, when its rules text says so
+    outright: a list of constants (``['up', 'down']``) or the deck's suits or ranks."""
+    try:
+        text = game.doc["phases"][action.phase]["actions"][action.name]["args"][arg]
+        tree = parse(text)
+    except (KeyError, TypeError, RulesError):
+        return None
+    if isinstance(tree, N.Name) and tree.id in ("suits", "ranks"):
+        return list(game.deck.suits if tree.id == "suits" else game.deck.ranks)
+    if isinstance(tree, N.ListLit) and tree.items and \
+            all(isinstance(x, N.Const) and isinstance(x.value, str) and " " not in x.value
+                for x in tree.items):
+        values = [x.value for x in tree.items]
+        return values if len(set(values)) == len(values) else None
+    return None

@@ -110,6 +110,28 @@ def test_pettingzoo_template_and_index_spaces() -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_template_actions_name_their_moves(name: str) -> None:
+    """In the template space an action, read back without the state, is the move's text (a
+    move naming a card its mover cannot see excepted: the action says only its place)."""
+    import rulelang
+    from rulelang.encoding import Encoding
+    from rulelang.movetext import canon_move
+
+    game = rulelang.load(_path(name))
+    enc = Encoding(game, game.default_players)
+    if enc.mode != "template":
+        pytest.skip("index space")
+    rng = random.Random(0)
+    state = game.new_state(seed=0)
+    while not state.is_over() and state.decisions < 200:
+        legal = enc.legal_indices(state)
+        assert all(0 <= i < enc.num_actions for i in legal)
+        for i, text in legal.items():
+            assert "#" in text or canon_move(enc.describe(i)) == canon_move(text)
+        state.apply(legal[rng.choice(sorted(legal))])
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_openspiel_random_simulation(name: str) -> None:
     pytest.importorskip("pyspiel")
     import pyspiel
