@@ -64,7 +64,9 @@ class RulesEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.encoding.num_actions)
                               for a in self.possible_agents}
         self._seeds = random.Random()
-        self.state: Any = None
+        # the match in progress (an engine State); not `state`, which AECEnv keeps for the
+        # global state of centralised critics (not provided here)
+        self.match: Any = None
         self._legal: dict[int, str] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -80,7 +82,7 @@ class RulesEnv(AECEnv):
         AEC API) is not used: a game's options are given to ``env()``."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.game.new_state(self.n, seed=self._seeds.getrandbits(63))
+        self.match = self.game.new_state(self.n, seed=self._seeds.getrandbits(63))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -90,7 +92,7 @@ class RulesEnv(AECEnv):
         self._after_move()
 
     def _after_move(self) -> None:
-        S = self.state
+        S = self.match
         if S.is_over():
             for p, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(S.returns()[p])
@@ -113,7 +115,7 @@ class RulesEnv(AECEnv):
         mask = np.zeros(self.encoding.num_actions, np.int8)
         if agent == self.agent_selection and self._legal:
             mask[list(self._legal)] = 1
-        obs = np.asarray(self.encoding.observe(self.state, seat), np.float32)
+        obs = np.asarray(self.encoding.observe(self.match, seat), np.float32)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -127,7 +129,7 @@ class RulesEnv(AECEnv):
                              f"({self.encoding.describe(i)}); see the action mask")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.state.apply(self._legal[i])
+        self.match.apply(self._legal[i])
         self._after_move()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -135,15 +137,15 @@ class RulesEnv(AECEnv):
 
     def render(self) -> str | None:
         """The view of the seat to move (or seat 0 once the match is over) as text."""
-        if self.state is None:
+        if self.match is None:
             return None
-        seat = self.state.current_player()
-        text = view_text(self.state, 0 if seat is None else seat)
+        seat = self.match.current_player()
+        text = view_text(self.match, 0 if seat is None else seat)
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def close(self) -> None:
-        self.state = None
+        self.match = None
 

@@ -93,9 +93,9 @@ def test_pettingzoo_render_shows_only_the_seats_view() -> None:
     env.reset(seed=1)
     text = env.render()
     assert text is not None and text.startswith("P")
-    seat = env.state.current_player()
+    seat = env.match.current_player()
     others = [p for p in range(3) if p != seat]
-    hand = env.state.view(seat)["zones"]["hand"]
+    hand = env.match.view(seat)["zones"]["hand"]
     assert all(c != "?" for c in hand[seat]) and all(c == "?" for c in hand[others[0]])
     assert "legal:" in text
 
