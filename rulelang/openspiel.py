@@ -104,38 +104,38 @@ class RulesGame(pyspiel.Game):
 
 
 class _Box:
-    """The engine state, copied by the state's own ``clone`` when OpenSpiel deep-copies the
-    Python state (a deep copy would copy the whole compiled game)."""
+    """The engine state, made when first asked for (OpenSpiel's ``Clone`` makes a new initial
+    state and then deep-copies this one's attributes over it: a deal made for nothing) and
+    copied by the engine's own ``clone`` (a deep copy would copy the whole compiled game)."""
 
-    def __init__(self, S: Any) -> None:
-        self.S = S
+    def __init__(self, game: RulesGame, S: Any = None) -> None:
+        self.game, self.S = game, S
+
+    def get(self) -> Any:
+        if self.S is None:
+            self.S = self.game.rules.new_state(self.game.n, seed=self.game.next_seed())
+        return self.S
 
     def __deepcopy__(self, memo: dict) -> _Box:
-        return _Box(None if self.S is None else self.S.clone())
+        return _Box(self.game, self.get().clone())
 
 
 class RulesState(pyspiel.State):
-    """A match in progress. The engine state is made when first needed: OpenSpiel's ``Clone``
-    makes a new initial state and then copies this one's attributes over it."""
+    """A match in progress (the engine's ``State`` is ``S``)."""
 
     def __init__(self, game: RulesGame) -> None:
         super().__init__(game)
-        # nothing here refers to the game: OpenSpiel's Clone deep-copies every attribute
-        self._box = _Box(None)
+        self._box = _Box(game)
         self._seen: list[list[str]] = [[] for _ in range(game.n)]
         self._legal_cache: tuple[int, dict[int, str]] | None = None
 
     @property
     def _rules_game(self) -> RulesGame:
-        return self.get_game()  # type: ignore[no-any-return]
+        return self._box.game
 
     @property
     def S(self) -> Any:
-        box = self._box
-        if box.S is None:
-            g = self._rules_game
-            box.S = g.rules.new_state(g.n, seed=g.next_seed())
-        return box.S
+        return self._box.get()
 
     def _cut_off(self) -> bool:
         return self.S.decisions >= self._rules_game.max_decisions
@@ -186,7 +186,7 @@ class RulesState(pyspiel.State):
         """A state that ``player`` cannot tell from this one: the cards it cannot see dealt
         anew (``views.determinize``), its record of the match kept."""
         s = self.clone()
-        s._box = _Box(self.S.determinize(player, rng or _RESAMPLES))
+        s._box = _Box(self._box.game, self.S.determinize(player, rng or _RESAMPLES))
         return s
 
     def __str__(self) -> str:
