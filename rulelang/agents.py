@@ -186,6 +186,8 @@ class _Thinking:
             self.left -= max(1, s.work_done - before + allowance - WORK[0])
             return _FAILED
         self.left -= max(1, s.work_done - before)
+        if s.choice is not None and s.actor == seat and s.status == "play":
+            return self.complete(s, h, seat)
         # the heuristic is not a step of the sample's: its allowance is given here
         allowance = self._allowance(s)
         if not allowance:
@@ -200,6 +202,29 @@ class _Thinking:
             out = _FAILED
         self.left -= max(1, allowance - WORK[0])
         return out
+
+    def complete(self, s: Any, h: Any, seat: int) -> Any:
+        """A sequential choice under way (choice.py): an item is worth the best whole choice
+        it leads to, each completion judged as a move is (the heuristic sees only whole
+        choices played)."""
+        s.work_done = 0  # what ``listing`` charges: this listing's work alone
+        count = self.listing(s)
+        if count is _SPENT or count is _FAILED:
+            return count
+        best: Any = _FAILED
+        for j in range(count):
+            done = self.judge(s.clone(share_rng=True), j, None, h, seat)
+            if done is _SPENT:
+                return _SPENT
+            if done is not _FAILED and (best is _FAILED or _number(done) > _number(best)):
+                best = done
+        return best
+
+
+def _number(v: Any) -> float:
+    """A heuristic's value for comparing completions (a non-number is judged as scored)."""
+    return float(v) if isinstance(v, (int, float)) and -1e308 < v < 1e308 else \
+        (float("inf") if isinstance(v, (int, float)) and v > 0 else float("-inf"))
 
 
 def _score(v: Any, fn: Any) -> float:

@@ -33,11 +33,14 @@ from .flowgen import delta_triggers, legal_function, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
 from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
+from .housecheck import is_house
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
+from .picks import make_pick, pick_count, pick_text
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, UserFn, join_src
+from .structured import start_shapes, yaml_start
 from .valuetables import option_values
 from .yamlload import YMap
 
@@ -115,7 +118,7 @@ class Builder:
                    name: Any) -> Unit | None:
         """A global's or counter's starting value, its type added to what it is assigned."""
         self.unit_type = "any" if text is not None else "none"
-        u = self.unit(c, text, span)
+        u = self.unit(c, yaml_start(text, span, self.errors), span)  # (bets: [] as "[]")
         types.setdefault(str(name), set()).add(self.unit_type)
         return u
 
@@ -285,6 +288,7 @@ class Builder:
             card_joker=tuple(r == "JK" for r in tables.rank), card_name=tables.name,
             card_attrs={k: v for k, v in tables.attrs.items() if k != "color"},
         )
+        sym.counter_shapes, sym.global_shapes = start_shapes(doc, self.options)
         for name in list(sym.data):
             if name in counters or name in globs or name in zmap or name in values:
                 self.err(f"'{name}' is declared twice", doc["data"].key_span(name))
@@ -437,23 +441,29 @@ class Builder:
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         # the default actor is whose turn it is: the engine needs no code for that
-        actor = (self.unit(c, p["actor"], p.span_of("actor"))
-                 if p and p.get("actor", "turn") != "turn" else None)
+        actor = (self.unit(c, p["actor"], p.span_of("actor"))  # (a house: house.py)
+                 if p and p.get("actor", "turn") != "turn" and not is_house(p) else None)
         enter = self.effects(c, p.get("enter"), p.span_of("enter")) if p else None
         actions: list[ActionDef] = []
         adoc = (p or {}).get("actions") or YMap()
         for aname, a in adoc.items():
             aspan = adoc.key_span(aname)
             a = a or YMap()
-            sc = Scope(in_action=True)
+            sc = Scope(in_action=True, house=is_house(p))
             args: list[tuple[str, Any, str, int]] = []
             arg_srcs: list[Any] = []
             arg_spans: list[Span] = []
             argdoc = a.get("args") or YMap()
             distinct = True  # see ActionDef.distinct
+            pick = None  # a sequential choice (picks.py): (its mapping, its item type)
             for argname, argexpr in argdoc.items():
-                tree = self.parse(argexpr, "expr", argdoc.span_of(argname))
+                at = argdoc.span_of(argname)
+                if isinstance(argexpr, YMap) or pick is not None:
+                    pick, argexpr, at = pick_text(self, str(argname), argexpr, at, pick)
+                tree = self.parse(argexpr, "expr", at) if argexpr is not None else None
                 fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+                if pick is not None and pick[1] is None:  # the whole choice: a list of items
+                    pick, typ = (pick[0], _elem_type(typ)), f"list[{typ}]"
                 slot = sc.new_slot(str(argname), _elem_type(typ))
                 if fn is not None and card_kind(_elem_type(typ)) == UNKNOWN:
                     # cards are numbers at run time: only the type tells a move how to show
@@ -463,12 +473,13 @@ class Builder:
                              "from the other players; give the choices as a zone, a list of "
                              "cards or seats, a range, or a comprehension or filter over one",
                              argdoc.span_of(argname))
-                if not options_distinct(tree, _elem_type(typ), c.sym.zones):
+                if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones):
                     distinct = False
                 if fn is not None:
                     args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
                     arg_srcs.append(fn)
-                    arg_spans.append(argdoc.span_of(argname))
+                    arg_spans.append(at)
+            count = pick_count(self, c, sc, pick[0]) if pick is not None else None
             when = when_src = when_tree = None
             if "when" in a:
                 tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
@@ -492,7 +503,9 @@ class Builder:
                                      const if isinstance(const, str) else None,
                                      when_src, arg_srcs, next_tree, when_tree,
                                      arg_spans=arg_spans, distinct=distinct))
-        ph = PhaseDef(name, actor, enter, actions, 0, span)
+            if count is not None and args:
+                make_pick(actions[-1], count, pick[0].span_of("count"), pick[1])  # type: ignore[index]
+        ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house(p))
         if not self.errors and not c.errors:
             ph.legal = legal_function(c.cg, actions)
         return ph

@@ -491,9 +491,9 @@ BUILTINS: dict[str, Builtin] = {
         # meld finders, made for the game's deck (meld_funcs)
         _b("sets", 1, 3, "lxx", "list[list[card]]", meld=True,
            kwargs=("wild", "max_wild", "all_wild", "key")),
-        _b("runs", 1, 2, "lx", "list[list[card]]", meld=True, kwargs=("ace",)),
+        _b("runs", 1, 2, "lx", "list[list[card]]", meld=True, kwargs=("ace", "suited")),
         _b("is_set", 1, 1, "l", "bool", meld=True, kwargs=("wild", "max_wild")),
-        _b("is_run", 1, 1, "l", "bool", meld=True, kwargs=("ace",)),
+        _b("is_run", 1, 1, "l", "bool", meld=True, kwargs=("ace", "suited")),
         _b("disjoint", 2, 2, "lx", "list[list[list[card]]]", meld=True),
         # the state's: reading it (S.fx_<name>, engine.State and table.Table)
         _b("next_seat", 1, 2, "xx", "seat", state=True),

@@ -162,6 +162,8 @@ class Calls:
         for k, a in n.kwargs:
             if k == "ace" and not (isinstance(a, N.Const) and a.value in ("low", "high", "both")):
                 self.err("ace: takes 'low', 'high' or 'both'", a.span)
+            if k == "suited" and isinstance(a, N.Const) and not isinstance(a.value, bool):
+                self.err("suited: takes true or false", a.span)
         return self._call_src(self.k(impl), argfs, kwfs), ret
 
     def _any_all(self, name: str, comp: N.Comprehension, sc: Scope) -> tuple[Fn, str]:

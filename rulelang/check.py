@@ -12,6 +12,7 @@ from typing import Any
 
 from . import nodes as N
 from .errors import CheckError, RulesError
+from .housecheck import house_pass
 from .yamlload import YMap
 
 Pass = Callable[[Any, YMap], list[RulesError]]
@@ -103,7 +104,7 @@ def seats_written_out(game: Any, doc: YMap) -> list[RulesError]:
 
 # an unknown phase in next: is reported by the compiler, which resolves the names there
 PASSES: tuple[Pass, ...] = (unreachable_phases, never_legal_actions, round_can_end,
-                            seats_written_out)
+                            seats_written_out, house_pass)
 
 
 def run_passes(game: Any, doc: YMap) -> list[RulesError]:

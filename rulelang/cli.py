@@ -413,8 +413,9 @@ def _print_stats(s: dict[str, Any]) -> None:
     ends = ", ".join(f"{k} {v:.1%}" for k, v in s["ended_by_share"].items())
     con.print(f"rounds ended by: {ends}")
     for c, roles in s.get("counter_change_per_round", {}).items():
-        parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items())
-        con.print(f"mean change of {c} per round, seats in play: {parts}")
+        parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items() if r != "house")
+        house = f"; house {roles['house']:+.3f}" if "house" in roles else ""  # not a seat
+        con.print(f"mean change of {c} per round, seats in play: {parts}{house}")
     if s.get("invariant_violations"):
         con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))
         for p in s.get("problems", []):

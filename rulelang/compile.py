@@ -27,6 +27,7 @@ from .builtins import (
 from .calls import Calls
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
+from .game import FREE, card_kind
 from .hoist import UNSET, hset, invariant_calls
 from .limits import (
     MAX_INLINE_TOTAL,
@@ -53,6 +54,7 @@ from .scope import (
     slot_of,
 )
 from .statements import Statements
+from .structured import read_type, record
 
 # the types whose values one comparison looks at in one go (a text of these types is a card's
 # rank or suit, a phase's name or a constant of the file); other values may be lists, compared
@@ -143,6 +145,10 @@ class Compiler(Calls, Statements):
             return self.lit(f"F[{sc.slots[name]}]"), sc.types.get(name, "any")
         if sc.phase_names and name in sym.phases | {"end_turn"}:
             return self.lit(self.k(name)), "phase"
+        if name == "me" and sc.house:
+            self.err("a house phase is played by the rules, by no seat: 'me' means nothing "
+                     "here; name the zones and counters it uses (a shared zone for the "
+                     "house's cards)", n.span)
         if name in SPECIAL and not (name == "direction" and (
                 name in sym.globals or name in sym.zones or name in sym.counters
                 or name in sym.data or name in sym.values)):  # declared before it was special
@@ -152,7 +158,8 @@ class Compiler(Calls, Statements):
         if name in sym.globals or name in sym.zones or name in sym.counters:
             self.touch = True
         if name in sym.globals:
-            return self.lit(f"S.g[{sym.globals[name]}]"), "any"
+            return self.lit(f"S.g[{sym.globals[name]}]"), read_type(
+                sym.global_shapes.get(name), "any")
         if name in sym.zones:
             zid, per = sym.zones[name]
             if per:
@@ -166,7 +173,8 @@ class Compiler(Calls, Statements):
         if name in sym.values:
             return self.lit(self.k(sym.values[name])), "table"
         if name in sym.counters:
-            return self.lit(f"S.ctr[{sym.counters[name]}]"), "list[int]"
+            return self.lit(f"S.ctr[{sym.counters[name]}]"), \
+                f"list[{read_type(sym.counter_shapes.get(name), 'int')}]"
         if name == "opt":
             self.err("'opt' needs an option's name: opt.NAME", n.span)
             return (lambda S, F: None), "any"
@@ -266,7 +274,8 @@ class Compiler(Calls, Statements):
                 return self.gen(f"S.zones[{base} + {seat}]", idx), "list[card]"
             if name in sym.counters:
                 ci = sym.counters[name]
-                return self.gen(f"S.ctr[{ci}][{self._seat_src(idx, name, sc)}]", idx), "num"
+                return self.gen(f"S.ctr[{ci}][{self._seat_src(idx, name, sc)}]", idx), \
+                    read_type(sym.counter_shapes.get(name), "num")
             if name in sym.values:
                 # a value table indexed by a card's rank: look it up by card id instead
                 if isinstance(n.index, N.Attr) and n.index.name == "rank":
@@ -322,6 +331,20 @@ class Compiler(Calls, Statements):
         if any(not is_scalar(it) for _f, it in items):  # it may hold lists: see nested()
             src = self.k(nested) + "(" + src + ")"
         return self.gen(src, *fs), t
+
+    def e_RecordLit(self, n: N.RecordLit, sc: Scope) -> tuple[Fn, str]:
+        seen: set[str] = set()
+        for name, value in n.fields:
+            if name in seen:
+                self.err(f"field '{name}' is given twice in this record", value.span)
+            seen.add(name)
+        items = [self.expr(v, sc) for _name, v in n.fields]
+        # (the braces of the dict doubled: gen() fills in {0}, {1}...)
+        src = "{{" + ", ".join(f"{name!r}: {{{i}}}" for i, (name, _v) in enumerate(n.fields)) \
+            + "}}"
+        # a record whose fields are never cards is shown as it is (game.card_kind)
+        t = "record" if all(card_kind(ft) == FREE for _f, ft in items) else "any"
+        return self.gen(self.k(record) + "(" + src + ")", *[f for f, _ in items]), t
 
     def e_Comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         saved = dict(sc.slots), dict(sc.types)
@@ -455,7 +478,8 @@ class Compiler(Calls, Statements):
         b, bt = self.expr(n.right, sc)
         op = n.op
         if op == "+" and (at.startswith("list") or bt.startswith("list")):
-            return self.gen(self.k(concat) + "({0}, {1})", a, b), at if at == bt else "list"
+            return self.gen(self.k(concat) + "({0}, {1})", a, b), \
+                join_src(at, bt) if at.startswith("list") and bt.startswith("list") else "list"
         for t, side in ((at, n.left), (bt, n.right)):
             if not is_num(t):
                 self.err(f"'{op}' needs numbers, but this is {t}", side.span)

@@ -279,7 +279,7 @@ class Deps:
                     name = n.name if isinstance(n, N.Assign) else n.var
                     assigned.pop(name, None)
                     rebound.add(name)
-            if isinstance(st, N.Assign) and st.index is None and st.op == "=":
+            if isinstance(st, N.Assign) and st.index is None and st.op == "=" and not st.path:
                 assigned[st.name] = st.value
         return frozenset(out)
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import views
+from . import house, views
+from .choice import Choices
 from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
@@ -34,7 +35,7 @@ from .table import Table
 ENGINE_FORMAT = 2
 
 
-class State(Table, Seats, LegalMoves, MoveTexts):
+class State(Table, Seats, LegalMoves, MoveTexts, Choices):
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
     Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
@@ -140,6 +141,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.ncards = ncards
         self.loc = [game.home_zone] * ncards
         self.face = [self.zface[game.home_zone]] * ncards
+        self.placer = [-1] * ncards if VIS_CODE["placer"] in self.zvis else None
         self.zones[game.home_zone] = list(range(ncards))
         try:
             for i, (_name, u) in enumerate(game.globals):
@@ -248,6 +250,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
             self._compute_texts()
         assert self._legal is not None
         entry = self._legal.get(canon_move(move))
+        if entry is None and self.apply_whole(move):  # several items of a choice at once
+            return
         if entry is None:
             legal = ", ".join(self._legal_list or [])
             raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now; "
@@ -264,6 +268,12 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         seen: set[tuple[int, int]] | None = None
         if self.record:
             self.history.append((mover, self.move_text(action, args)))  # type: ignore
+        if action.item_of is not None:  # one item of a sequential choice (choice.py)
+            whole = self.pick_item(action, args, trig_ok)
+            if whole is None:  # the choice goes on; nothing else changes
+                return
+            action, args = whole  # the last item: the action runs once, on the whole
+        if self.record:
             seen = {(c, v) for c in cards_in(args, self.ncards) for v in range(self.n)
                     if self.visible(c, v)}
         self._entries = None
@@ -341,6 +351,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         s.zones = [z[:] for z in self.zones]
         s.loc = self.loc[:]
         s.face = self.face[:]
+        if self.placer is not None:
+            s.placer = self.placer[:]
         s.active = self.active[:]
         s.g = self.g[:]
         s.ctr = [row[:] for row in self.ctr]
@@ -408,7 +420,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.status = "play"
         self.events = []
         self.actor = self.dealer
-        self._ctr0 = [row[:] for row in self.ctr]
+        self._ctr0 = [row[:] for row in self.ctr] + house.values(self)  # the house's after
         self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
         self.turn_decided = -1
         spec, self._deal_override = self._deal_override, None
@@ -487,6 +499,8 @@ class State(Table, Seats, LegalMoves, MoveTexts):
         self.triggers_clean = True
         # the legal moves are worked out when first asked for (a look-ahead often never asks)
         self._entries = self._legal = self._legal_list = None
+        if ph.house:  # played by the rules at once, not a decision (house.py)
+            house.play(self)
 
     def _finish_round(self) -> None:
         g = self.game
@@ -512,6 +526,7 @@ class State(Table, Seats, LegalMoves, MoveTexts):
                     delta.append([a - b for a, b in zip(row, row0)])
                 except TypeError:
                     delta.append([0] * self.n)
+            house.add_share(self, delta)
             played = self.turns + (self.turn_decided == self.turns)
             seated, decisions = self._round0
             self.round_results.append((name, played, self.dealer, delta, seated,

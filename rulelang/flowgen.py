@@ -65,6 +65,13 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
     for i, ((_name, _fn, _typ, slot), src) in enumerate(zip(a.args, a.arg_srcs)):
         arg_span = a.arg_spans[i] if i < len(a.arg_spans) else a.when_span
         spans.append(arg_span)
+        if a.pick is not None and i == len(a.args) - 1:
+            # a sequential choice: its first items, each a move (choice.py), in place of
+            # one move per whole choice; the when is tried there, on whole choices
+            return lines + [f"{pad}_a = {len(spans) - 1}",
+                            f"{pad}_o{i} = {src_of(src, ns)[0]}",
+                            f"{pad}_a = {when}",
+                            f"{pad}out.extend(S.pick_entries({ns.k(a)}, F, _o{i}))"]
         # every option tried is charged, whether its ``when`` passes or not: five card
         # arguments over a stock are 46^5 tests, of which the moves kept are few
         lines += [f"{pad}_a = {len(spans) - 1}",

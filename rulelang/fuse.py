@@ -53,7 +53,7 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
         lines += ["    S.turns += 1", "    S.total_turns += 1"]
         nxt = game.first_phase
     ph = game.phases.get(nxt)
-    if ph is None or ph.enter is not None:
+    if ph is None or ph.enter is not None or ph.house:  # the house plays on: house.py
         return None
     lines.append(f"    S.phase = {ns.k(nxt)}")
     lines += [line.format(ns.k(ph.span)) for line in _LIMITS]

@@ -18,8 +18,9 @@ if TYPE_CHECKING:  # the compiler's record of a rules function; only its type is
     from .scope import UserFn
 
 Fn = Any
-VISIBILITIES = ("hidden", "owner", "public", "top")
-VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
+VISIBILITIES = ("hidden", "owner", "public", "top", "placer")
+# placer: a card there is seen by the seat that put it there (``Table.placer``)
+VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3, "placer": 4}
 
 # What a value of a checker type may hold, as far as hidden cards go. Cards are ints at run
 # time, so only the type tells a card from a number: FREE types never hold a card, CARDS types
@@ -27,7 +28,9 @@ VIS_CODE = {"hidden": 0, "owner": 1, "public": 2, "top": 3}
 # UNKNOWN type may hold either. Views show an UNKNOWN int that is the number of a card the seat
 # cannot see as '?', and sampled worlds remap it like a card (views.py).
 FREE, CARDS, UNKNOWN = "free", "cards", "unknown"
-_FREE_TYPES = frozenset({"int", "num", "str", "bool", "none", "seat", "phase", "fn", "table"})
+# (a "record" is one the checker saw made of fields that hold no card: structured.py)
+_FREE_TYPES = frozenset({"int", "num", "str", "bool", "none", "seat", "phase", "fn", "table",
+                         "record"})
 
 
 def card_kind(t: str) -> str:
@@ -87,6 +90,22 @@ class ActionDef:
     # with one pack, two of its legal entries then never have the same move text. Any other
     # options (a list of lists, ``hand[me] + hand[me]``, numbers) may repeat a move
     distinct: bool = False
+    # a sequential choice (choice.py): its last argument is chosen one item at a time (on
+    # the action itself), or this is the action that lists and takes one item (``item_of``:
+    # the action whose choice it is; its last argument is one item)
+    pick: Pick | None = None
+    item_of: ActionDef | None = None
+
+
+@dataclass
+class Pick:
+    """An action argument chosen one item at a time (``args: {cs: {pick: EXPR, count: N}}``):
+    ``count`` items of the options ``EXPR`` gives, taken as several decisions of the actor
+    within one turn; the action's ``when`` and ``do`` see the whole choice."""
+
+    count: Fn  # (S, F) -> how many items, F holding the arguments before this one
+    span: Span  # its count: (what errors of the choice are located at)
+    item: ActionDef  # the action whose entries are one item each (its ``item_of`` is ours)
 
 
 @dataclass
@@ -100,6 +119,8 @@ class PhaseDef:
     # S -> the legal (action, arguments) entries, in order; made for every phase of a game
     # that compiles (one with errors never reaches the engine)
     legal: Fn | None = None
+    # played by the rules themselves (``actor: house``), never a decision: see house.py
+    house: bool = False
 
 
 @dataclass
@@ -170,6 +191,8 @@ class Game:
     # match.requires: (message, condition) pairs; a game whose players and options make one
     # false is refused before it starts
     requires: list[tuple[str, Unit]] = field(default_factory=list)
+    # the house, when the game has one (a house phase or a ``house:`` section): house.HouseDef
+    house: Any = None
 
     # S -> whether a trigger ended the round (the name is then in S.pending_end); checked after
     # every step, made for every game that compiles

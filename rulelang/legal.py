@@ -34,6 +34,8 @@ class LegalMoves:
     _moves: list[tuple[ActionDef, tuple]]
     _moves_of: Any
     _count_work: Callable[[], None]
+    choice: Any
+    pick_next: Callable[[], list]
     move_text: Callable[..., str]
 
     def legal_moves(self) -> list[str]:
@@ -67,7 +69,8 @@ class LegalMoves:
         if self.status == "play":
             # listing the moves is work of its own, counted to this state
             WORK[0] = LIMIT[0] = self.max_work
-            entries = self.game.phases[self.phase].legal(self)  # type: ignore[misc]
+            entries = (self.pick_next() if self.choice is not None  # mid-choice: choice.py
+                       else self.game.phases[self.phase].legal(self))  # type: ignore[misc]
             if self._unique and not self.game.moves_distinct:
                 entries = drop_repeats(self, entries)
             self._count_work()

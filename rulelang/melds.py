@@ -183,8 +183,12 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
         return [RUN_PLACE[r]]
 
-    def runs(cards: Any, lo: int = 3, *, ace: str = "low") -> list[list[int]]:
-        """Every run of lo or more cards in sequence in one suit (no wild cards)."""
+    def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
+             ) -> list[list[int]]:
+        """Every run of lo or more cards in sequence in one suit (no wild cards); with
+        ``suited: false``, in any suits (``mixed_runs``)."""
+        if not suited:
+            return mixed_runs(by_name(items_of(cards)), lo, ace)
         out: list[list[int]] = []
         suits: dict[Any, dict[int, int]] = {}
         for c in by_name(items_of(cards)):
@@ -210,9 +214,33 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return False
         return len({rank[c] for c in nat}) <= 1 and len(nat) + len(wilds) > 0
 
-    def is_run(cards: Any, *, ace: str = "low") -> bool:
+    def mixed_runs(cs: list[int], lo: int, ace: str) -> list[list[int]]:
+        """Every run of lo or more cards in sequence whatever their suits: one run per choice
+        of a card of each rank in the sequence (two 5s make two runs through 5)."""
+        at: dict[int, list[int]] = {}
+        for c in cs:
+            if rank[c] != "JK":
+                for p in positions(c, ace):
+                    at.setdefault(p, []).append(c)
+        out: list[list[int]] = []
+        for start in sorted(at):
+            places = []
+            p = start
+            while p in at:
+                places.append(at[p])
+                p += 1
+                if len(places) >= lo:
+                    n = math.prod(len(x) for x in places)
+                    charge(n * len(places))
+                    if len(out) + n > MAX_MELDS * 4:
+                        raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+                    out.extend(list(x) for x in itertools.product(*places))
+        return dedupe(out)
+
+    def is_run(cards: Any, *, ace: str = "low", suited: Any = True) -> bool:
         cs = items_of(cards)
-        if not cs or len({suit[c] for c in cs}) != 1 or any(rank[c] == "JK" for c in cs):
+        if not cs or any(rank[c] == "JK" for c in cs) or (
+                suited and len({suit[c] for c in cs}) != 1):
             return False
         places = [positions(c, ace) for c in cs]
         # only an ace under ace: 'both' has two places, 1 and 14, and a run takes each place

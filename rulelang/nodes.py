@@ -55,6 +55,12 @@ class ListLit(Node):
 
 
 @dataclass(frozen=True, **SLOTS)
+class RecordLit(Node):
+    """``{stake: 10, doubled: false}``: a record made of named fields, in the order written."""
+    fields: tuple[tuple[str, Node], ...]
+
+
+@dataclass(frozen=True, **SLOTS)
 class Comprehension(Node):
     """``[elt for x in xs if cond ...]``; also a generator argument ``sum(elt for ...)``."""
 
@@ -125,6 +131,9 @@ class Assign(Node):
     index: Node | None
     op: str  # "=" or "+=", "-=", "*=", "//="
     value: Node
+    # the place inside the value assigned, after ``index``: an expression for ``[i]``, a
+    # string for ``.field`` (``bets[p][0].stake = 5``: index p, path (0, 'stake'))
+    path: tuple[Node | str, ...] = ()
 
 
 @dataclass(frozen=True, **SLOTS)

@@ -155,9 +155,13 @@ class _Builder:
             target = t.children[0]
             name = str(target.children[0])
             index = self.expr(target.children[1]) if target.data == "target_index" else None
+            path: list[Any] = [str(target.children[1])] if target.data == "target_field" else []
+            for step in target.children[2:]:
+                path.append(self.expr(step.children[0]) if step.data == "step_index"
+                            else str(step.children[0]))
             op = "=" if d == "assign" else str(t.children[1])
             value = self.expr(t.children[-1])
-            return N.Assign(s, name, index, op, value)
+            return N.Assign(s, name, index, op, value, tuple(path))
         if d == "if_stmt":
             cond, body, *rest = t.children
             branches = [(self.expr(cond), self.block(body))]
@@ -239,6 +243,10 @@ class _Builder:
             return N.Slice(s, self.expr(c[0]), lo, hi)
         if d == "list":
             return N.ListLit(s, tuple(self.expr(x) for x in c if x is not None))
+        if d == "record":
+            fields = [x for x in c if x is not None]
+            return N.RecordLit(s, tuple((str(f.children[0]), self.expr(f.children[1]))
+                                        for f in fields))
         if d == "listcomp":
             return N.Comprehension(s, self.expr(c[0]), tuple(self.comp(x) for x in c[1:]))
         if d == "call":

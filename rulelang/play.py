@@ -19,6 +19,7 @@ from .agents import make_agent
 from .cards import JOKER, RED_SUITS, pretty
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
+from .showvalue import house_shares, show_value
 from .terminal import console as safe_console
 from .terminal import styled
 
@@ -71,8 +72,9 @@ def _show_value(x: Any) -> str:
 def show_table(con: Console, state: Any, seat: int) -> None:
     v = state.view(seat)
     g = state.game
+    dealer = v["dealer"] == seat and g.house is None  # with a house, no seat deals
     con.rule(styled(f"{g.name} — round {v['round']} — you are P{seat}"
-                    f"{' (dealer)' if v['dealer'] == seat else ''}"))
+                    f"{' (dealer)' if dealer else ''}"))
     for zd in g.zones:
         z = v["zones"][zd.name]
         if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
@@ -87,11 +89,13 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                 out: Part = "" if v["active"][p] else (" (out)", "dim")
                 _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards, g.tables))
         else:
-            _say(con, "  ", *_zone_line(zd.name, z, zd.visibility == "top", g.tables))
+            name = g.house.label(zd.name) if g.house and zd.name in g.house.zones else zd.name
+            _say(con, "  ", *_zone_line(name, z, zd.visibility == "top", g.tables))
     if v.get("direction", "clockwise") != ("clockwise" if g.direction == 1 else "anticlockwise"):
         _say(con, f"  play goes {v['direction']} (reversed)")
-    shown = {k: x for k, x in v["globals"].items()
-             if x is not None and not isinstance(x, bool) and x != [] and
+    shares = house_shares(g)
+    shown = {k: x for k, x in v["globals"].items() if k not in shares.values()
+             and x is not None and not isinstance(x, bool) and x != [] and
              g.global_types.get(k) not in ("card", "list[card]")}
     if shown:
         def who(k: str, x: Any) -> str:  # a seat as the table names it
@@ -101,9 +105,15 @@ def show_table(con: Console, state: Any, seat: int) -> None:
 
         _say(con, "  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
     for name, row in v["counters"].items():
-        _say(con, f"  {name}: " + "  ".join(
-            f"{'you' if p == seat else 'P' + str(p)}={x:g}" if isinstance(x, (int, float))
-            else f"P{p}={x}" for p, x in enumerate(row)))
+        extra = ([f"{g.house.name}={show_value(v['globals'][shares[name]])}"]
+                 if name in shares else [])
+        _say(con, f"  {name}: " + "  ".join([
+            f"{'you' if p == seat else 'P' + str(p)}={show_value(x)}"
+            for p, x in enumerate(row)] + extra))
+    ch = v.get("choosing")
+    if ch:  # a sequential choice under way (choice.py): the items chosen so far
+        _say(con, f"  choosing {ch['action']}: {' '.join(ch['chosen'])} "
+                  f"({len(ch['chosen'])} of {ch['count']}; choose the next)")
     ev = g.hand_evaluator
     hz = g.hand_zone()
     if ev and hz is not None:
@@ -234,7 +244,8 @@ def _show_events(con: Console, state: Any, seat: int, since: int) -> int:
     events = state.view(seat)["events"]
     for who, text in events[since:]:
         if who != seat:
-            _say(con, "  ", (f"P{who}", "magenta"), f": {text}")
+            _say(con, "  ", (f"P{who}" if who >= 0 else state.game.house.name, "magenta"),
+                 f": {text}")
     return len(events)
 
 
@@ -254,14 +265,25 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
             except RulesError:
                 val = ""
         _say(con, f"  {'you' if p == seat else f'P{p}'}: ", *_cards(cards, g.tables), val)
+    for zname in g.house.zones if g.house is not None else []:  # the house's cards
+        cards = state.view(seat)["zones"][zname]
+        val = ""
+        if ev is not None and cards and "?" not in cards:
+            try:
+                zid = next(z.first_id for z in g.zones if z.name == zname)
+                val = f" = {ev.fn(state, state.zones[zid])}"
+            except RulesError:
+                val = ""
+        _say(con, f"  {g.house.label(zname)}: ", *_cards(cards, g.tables), val)
     if state.round_results:
         delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]
         for ci, (cname, _) in enumerate(g.counters):
             if kinds[ci] != FREE:  # a counter that may hold cards is shown by the view only
                 continue
-            changes = [f"{'you' if p == seat else f'P{p}'} {d:+g}" for p, d in
-                       enumerate(delta[ci]) if isinstance(d, (int, float)) and d]
+            changes = [f"{'you' if p == seat else f'P{p}' if p < state.n else g.house.name} "
+                       f"{d:+g}" for p, d in enumerate(delta[ci])
+                       if isinstance(d, (int, float)) and d]
             if changes:
                 _say(con, f"  {cname}: {', '.join(changes)}")
     out = [p for p in range(state.n) if not state.active[p]]

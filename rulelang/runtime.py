@@ -49,6 +49,7 @@ STATE_WRITES = frozenset({
 })
 STATE_CALLS = frozenset({
     "group_list",
+    "pick_entries",  # a sequential choice's first items (choice.py), from the phase's listing
     # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",

@@ -84,13 +84,18 @@ class Symbols:
     card_name: tuple
     # the deck's own attributes (deck.attributes): name -> (value per card id, checker type)
     card_attrs: dict[str, tuple[tuple, str]] = field(default_factory=dict)
+    # the shape of each counter's and global's starting value where its form shows it (a list,
+    # a record, a number: structured.shape_of), so that reading one is typed by it
+    counter_shapes: dict[str, str | None] = field(default_factory=dict)
+    global_shapes: dict[str, str | None] = field(default_factory=dict)
 
 
 class Scope:
     """Locals of one compiled unit (a function body or a top-level string)."""
 
     def __init__(self, params: tuple[str, ...] = (), in_action: bool = False,
-                 phase_names: bool = False, fn: UserFn | None = None) -> None:
+                 phase_names: bool = False, fn: UserFn | None = None,
+                 house: bool = False) -> None:
         self.slots: dict[str, int] = {p: i for i, p in enumerate(params)}
         self.types: dict[str, str] = {p: "any" for p in params}
         self.n = len(params)
@@ -98,6 +103,7 @@ class Scope:
         # over players or seats): indexing a zone or counter by them needs no check
         self.sure: set[int] = set()
         self.in_action = in_action
+        self.house = house  # an action of a house phase, which has no seat as ``me``
         self.phase_names = phase_names
         self.fn = fn
 

@@ -67,13 +67,24 @@ def round_figures(state: Any) -> dict[str, Any]:
     neither plays nor changes, and averaged in at 0 it made the seats in play look better."""
     ended: Counter[str] = Counter()
     role_delta: dict[str, dict[str, list[float]]] = {}
-    names = [name for name, _ in state.game.counters]
+    game = state.game
+    names = [name for name, _ in game.counters]
+    # a counter that holds lists or records has no change to average: it is left out
+    shaped = [game.counter_types.get(n, "").startswith("list")
+              or game.counter_types.get(n) == "record" for n in names]
+    house = getattr(game, "house", None)
     for name, _turns, dealer, delta, seated, _decisions in state.round_results:
         ended[name or "none"] += 1
         for ci, row in enumerate(delta):
+            if shaped[ci]:
+                continue
             roles = role_delta.setdefault(names[ci], {})
             for p in seated:
-                roles.setdefault("dealer" if p == dealer else "players", []).append(float(row[p]))
+                # a game with a house (a banker that is no seat): every seat is a player
+                roles.setdefault("dealer" if p == dealer and house is None else "players",
+                                 []).append(float(row[p]))
+            if house is not None and len(row) > state.n:  # the house's share (house.py)
+                roles.setdefault("house", []).append(float(row[state.n]))
     tpr = [r[1] for r in state.round_results]
     return {"turns": sum(tpr), "ended_by": dict(ended), "turns_per_round": tpr,
             "decisions_per_round": [r[5] for r in state.round_results],
@@ -87,7 +98,8 @@ def conserved_problems(state: Any) -> list[str]:
         base = state.conserved_start.get(name)
         if base is None:
             state.conserved_start[name] = v
-        elif abs(v - base) > 1e-9:
+        elif (abs(v - base) > 1e-9 if isinstance(v, (int, float)) and isinstance(
+                base, (int, float)) else v != base):  # (not numbers: compared as they are)
             out.append(f"conserved '{name}' changed from {base} to {v}")
     return out
 

@@ -16,9 +16,10 @@ from .builtins import (
 )
 from .codegen import src_of
 from .errors import Span, did_you_mean
-from .game import CARDS, card_kind
+from .game import CARDS, FREE, card_kind
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .scope import SPECIAL, Fn, Scope, elem_of
+from .structured import LIST, NUMBER, RECORD, clash, get_in, set_in
 
 
 class Statements:
@@ -124,8 +125,11 @@ class Statements:
 
         # an update (+=...) of numbers gives a number; of cards, it keeps them cards
         given = vt if op == "=" or card_kind(vt) == CARDS else "num"
+        if n.path or (n.index is not None and name in sym.globals):
+            return self.s_assign_in(n, sc, v, binop, vt)  # a place inside a list or record
         if n.index is not None:
             if name in sym.counters:
+                self._shape_clash(name, sym.counter_shapes, given, n)
                 self.counter_types.setdefault(name, set()).add(given)
                 idx = self._src(self.expr(n.index, sc)[0])
                 r, p = self.cg.temp(), self.cg.temp()
@@ -138,6 +142,7 @@ class Statements:
                      f"{did_you_mean(name, sym.counters)}", n.span)
             return ["pass"]
         if name in sym.globals:
+            self._shape_clash(name, sym.global_shapes, given, n)
             self.global_types.setdefault(name, set()).add(given)
             return [update(f"S.g[{sym.globals[name]}]")]
         if name == "dealer" and op == "=":
@@ -152,3 +157,55 @@ class Statements:
         if op != "=" and name not in sc.slots:
             self.err(f"unknown name '{name}'{did_you_mean(name, sym.globals)}", n.span)
         return [update(f"F[{sc.bind(name, vt)}]")]
+
+    def _shape_clash(self, name: str, shapes: dict[str, str | None], given: str,
+                     n: N.Assign) -> None:
+        """A check error when a value of type ``given`` is assigned where a value of another
+        shape lives (a number to a counter that starts as a list: structured.clash)."""
+        why = clash(shapes.get(name), given)
+        if why is not None:
+            self.err(f"cannot assign this to '{name}': {why}", n.value.span)
+
+    def s_assign_in(self, n: N.Assign, sc: Scope, v: str, binop: str | None,
+                    vt: str) -> list[str]:
+        """``bets[p][i] = v``, ``hist[0] += 1``, ``best.stake = 5``: a new list or record with
+        that place replaced, given to the counter or global (structured.set_in)."""
+        sym = self.sym
+        name = n.name
+        if name in sym.counters:
+            ci = sym.counters[name]
+            idx = self._src(self.expr(n.index, sc)[0])  # type: ignore[arg-type]
+            r, p = self.cg.temp(), self.cg.temp()
+            lines = [f"{r} = S.ctr[{ci}]", f"{p} = {idx}"]
+            holder = f"{r}[{p}]"
+            path = list(n.path)
+            shape = sym.counter_shapes.get(name)
+        elif name in sym.globals:
+            lines = []
+            holder = f"S.g[{sym.globals[name]}]"
+            path = ([n.index] if n.index is not None else []) + list(n.path)
+            shape = sym.global_shapes.get(name)
+        else:
+            self.err(f"only a place inside a counter or a global can be assigned; '{name}' is "
+                     f"neither{did_you_mean(name, list(sym.counters) + list(sym.globals))}",
+                     n.span)
+            return ["pass"]
+        if shape == NUMBER:
+            self.err(f"'{name}' holds a number (its starting value is one): it has no places "
+                     "inside it to assign", n.span)
+        keys = "[" + ", ".join(repr(k) if isinstance(k, str) else self._src(self.expr(k, sc)[0])
+                               for k in path) + "]"
+        kv = self.cg.temp()
+        lines.append(f"{kv} = {keys}")
+        value = v if binop is None else f"{self.k(get_in)}({holder}, {kv}) {binop} ({v})"
+        new = f"{self.k(set_in)}({holder}, {kv}, {value})"
+        # what the holder holds afterwards, as far as cards go (views, sampled worlds): a
+        # value that is no card put in a list or record leaves it as free of cards as it was
+        # (its type is what its other values give it); a card or unknown value may be a card
+        vt = vt if binop is None else "num"
+        if card_kind(vt) != FREE or shape not in (LIST, RECORD):
+            (self.counter_types if name in sym.counters else self.global_types).setdefault(
+                name, set()).add("any")
+        if name in sym.counters:
+            return lines + [f"{holder} = _counter({new}, {self.k(name)})"]
+        return lines + [f"{holder} = {new}"]

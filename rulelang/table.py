@@ -54,6 +54,10 @@ class Table:
     messages: list[str]
     # the cuts of cut(), public: one list of (seat, card) per cut, the first cut first
     cuts: tuple[tuple[tuple[int, int], ...], ...] = ()
+    # card -> the seat that put it in a zone of visibility 'placer' (-1: none); None when the
+    # game has no such zone. Set by every effect that moves cards into one (``placed``)
+    placer: list[int] | None = None
+    actor: int | None
     next_seat: Callable[..., int]  # the engine's
     seats_from: Callable[[int], list[int]]  # the engine's
 
@@ -82,7 +86,17 @@ class Table:
             return self.zowner[z] == seat
         if v == 3:
             return self.zones[z][0] == c
+        if v == 4:
+            return self.placer[c] == seat  # type: ignore[index]
         return False
+
+    def placed(self, cards: Any, zid: int) -> None:
+        """Cards just put in zone ``zid``: in a zone of visibility 'placer', the acting seat
+        (the mover; the dealer while dealing) is the one that sees them."""
+        if self.zvis[zid] == 4:
+            who = -1 if self.actor is None else self.actor
+            for c in (cards if isinstance(cards, list) else [cards]):
+                self.placer[c] = who  # type: ignore[index]
 
     def _card(self, c: Any, what: str) -> int:
         """``c`` if it is a card of this deal: a number used as one (-1) would otherwise name
@@ -116,6 +130,8 @@ class Table:
                 self.zones[zid].append(cards)
             loc[cards] = zid
             self.face[cards] = self.zface[zid] if face is None else face == "up"
+            if self.placer is not None:
+                self.placed(cards, zid)
             return
         if cards is None:
             raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
@@ -138,6 +154,8 @@ class Table:
                 dest.append(c)
             loc[c] = zid
             self.face[c] = up
+        if self.placer is not None:
+            self.placed(cards, zid)
 
     def group_list(self, container: int) -> list[Group]:
         owner = self.zowner[container]
@@ -179,6 +197,8 @@ class Table:
             dest.extend(range(self.ncards))
             self.loc = [zid] * self.ncards
             self.face = [up] * self.ncards
+            if self.placer is not None:
+                self.placed(dest, zid)
             return
         for z, cs in enumerate(self.zones):
             if z != zid and cs:
@@ -191,6 +211,8 @@ class Table:
             self.zvis, self.zface = self.zvis[:nz], self.zface[:nz]
             self.groups = {}
         dest.sort()
+        if self.placer is not None:
+            self.placed(dest, zid)
         if len(dest) == self.ncards:  # the whole pack: rewrite the tables in one go
             self.loc = [zid] * self.ncards
             self.face = [up] * self.ncards
@@ -221,6 +243,8 @@ class Table:
                 for c in cards:
                     loc[c] = d
                     cface[c] = up
+                if self.placer is not None:
+                    self.placed(cards, d)
             return
         for _ in range(n if order else 0):  # no seat in play: nothing to deal (not n passes)
             for p in order:
@@ -232,6 +256,8 @@ class Table:
                 zones[d].insert(0, c)
                 loc[c] = d
                 cface[c] = zface[d] if face is None else face == "up"
+                if self.placer is not None:
+                    self.placed(c, d)
 
     def fx_cut(self, seats: Any, key: Callable[[int], Any] | None = None) -> int:
         """``cut(seats, f)``: each seat, in the order given, cuts a card from a freshly
@@ -408,6 +434,8 @@ class Table:
             for c in cs:
                 self.loc[c] = z
                 self.face[c] = up
+        if self.placer is not None:  # a scenario's cards were put in place by no seat
+            self.placer = [-1] * self.ncards
         for z, cs in melds:
             self.fx_meld(cs, z)
 
@@ -456,6 +484,7 @@ class Table:
         self.zones, self.loc, self.groups = first.zones, first.loc, first.groups
         self.znames, self.zowner = first.znames, first.zowner
         self.zvis, self.zface = first.zvis, first.zface
+        self.placer = first.placer
         self.rng = first.rng
 
     def _rename(self, perm: list[int]) -> None:

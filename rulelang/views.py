@@ -58,6 +58,9 @@ def view(S: Any, seat: int) -> dict[str, Any]:
         # the cuts for the first dealer (cut()): cards shown to all, then put back
         "cuts": [[[p, names[c]] for p, c in cut] for cut in S.cuts],
     }
+    choosing = S.choice_shown(seat)
+    if choosing is not None:  # a sequential choice under way: its chooser's items so far
+        out["choosing"] = choosing
     if S.current_player() == seat:
         out["legal"] = S.legal_moves()
     return out
@@ -113,17 +116,21 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
         if v == 2 or (v == 1 and zowner[z] == seat):
             continue
         for i, c in enumerate(cs):
-            if not face[c] and not (v == 3 and i == 0):
+            if not face[c] and not (v == 3 and i == 0) and not (
+                    v == 4 and S.placer[c] == seat):
                 places.append((z, i))
                 cards.append(c)
     # dealt from one fixed order (the real places of the cards must not show through the
     # sample), as rng.shuffle would
     dealt = sorted(cards)
     shuffle(dealt, rng.getrandbits)
-    for (z, i), c in zip(places, dealt):
+    placer = S.placer
+    for (z, i), c, was in zip(places, dealt, cards):
         s.zones[z][i] = c
         s.loc[c] = z
         s.face[c] = False
+        if placer is not None:  # who put a card in its place put the sampled card there
+            s.placer[c] = placer[was]
     # a card held in a global or a counter is the card that now lies in its place (the clone's
     # globals and counter rows are its own lists; what the round's changes start from is not)
     gkinds, ckinds = S.game.slot_kinds()
@@ -135,6 +142,8 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
                  for row, k in zip(s.ctr, ckinds)]
         s._ctr0 = [row if k == FREE else _renamed(row, cards, dealt)
                    for row, k in zip(s._ctr0, ckinds)]
+    if s.choice is not None:  # another seat's choice under way: of the sampled cards
+        s.choice_resampled(seat, lambda v: _renamed(v, cards, dealt))
     # the sample's own generator, seeded now from the bot's and made when first needed
     s.reseed(rng.random())
     s.forget_legal()

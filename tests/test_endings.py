@@ -87,6 +87,13 @@ DRIVES: dict[str, list[Drive]] = {
     # five hands of five leave a stock of 26: eights held back, it runs out before a hand does
     "crazy-eights": [Drive(("out",), 4), Drive(("blocked",), 5, avoid=("eight",))],
     "uno": [Drive(("out",), 4, avoid=("draw",))],
+    # a short match: shows, then a win (in the play or the show)
+    "cribbage": [Drive(("counted", "won"), 2, {"target": 31})],
+    "blackjack": [
+        Drive(("showdown", "house_natural"), 3),
+        Drive(("showdown", "house_natural"), 3,
+              {"dealer_hits_soft_17": True, "resplit": True, "surrender": True,
+               "insurance": True, "double_after_split": False}, prefer=("split", "insure"))],
 }
 
 FILES = rules_files()

@@ -34,6 +34,8 @@ def expected_visible(state: Any, zd: Any, zid: int, pos: int, c: int, seat: int)
         return state.zowner[zid] == seat
     if zd.visibility == "top":
         return pos == 0
+    if zd.visibility == "placer":
+        return state.placer[c] == seat
     return False
 
 

@@ -266,7 +266,7 @@ def test_call_with_keyword_arguments() -> None:
                               ("at", "bottom"), ("face", "up"))
 
 
-@pytest.mark.parametrize("text", ["x + 1", "x == 1", "f(x) = 3", "1 = x", "x.y = 1", "x =",
+@pytest.mark.parametrize("text", ["x + 1", "x == 1", "f(x) = 3", "1 = x", "x.y() = 1", "x =",
                                   "if a then b else c", "for p in ps", "while x", "{ x = 1 }",
                                   "if a { x = 1 } else if b { x = 2 }"])
 def test_bad_statements(text: str) -> None:
