@@ -275,6 +275,7 @@ def _in_workers(jobs: list[tuple], workers: int) -> Iterator[tuple[Tally, list]]
         running: dict[Any, tuple[Any, int]] = {}  # connection -> (process, job)
         sent = 0
         answers: dict[int, Any] = {}
+        failed = False  # a job failed: no more are given out
 
         def died(proc: Any, j: int) -> RuntimeRulesError:
             proc.join(5)
@@ -311,11 +312,17 @@ def _in_workers(jobs: list[tuple], workers: int) -> Iterator[tuple[Tally, list]]
                     except (EOFError, OSError):  # its end of the pipe closed: it is gone
                         raise died(proc, j) from None
                     del running[conn]
-                    if answer[0] == "error":
-                        raise answer[1]
+                    # an error is raised in its turn, after every earlier job's answer: which
+                    # game's error a run reports never depends on which worker was faster
                     answers[j] = answer[1]
-                    give(proc, conn)
-            yield answers.pop(k)
+                    if answer[0] == "error":
+                        failed = True
+                    elif not failed:
+                        give(proc, conn)
+            got = answers.pop(k)
+            if isinstance(got, BaseException):
+                raise got
+            yield got
         for _proc, conn in procs:
             conn.send(None)
     finally:
