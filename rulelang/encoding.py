@@ -1,10 +1,11 @@
 """Fixed-size numbers for a game: what the research-environment adapters hand to learners.
 
 ``Encoding(game, players)`` works out, once per game and table size, a flat observation layout
-and a fixed action space; ``observe(S, seat)`` and ``action_index`` / ``legal_indices`` then
-read a state. Both adapters (``rulelang.pettingzoo``, ``rulelang.openspiel``) use this one
-encoding, so that an agent trained on one sees the same numbers on the other. Pure Python: the
-adapters turn the lists into their arrays. docs/environments.md describes the layout.
+and a fixed action space; ``observe(S, seat)`` and ``legal_indices(S)`` then read a state, and
+``describe(i)`` reads an action back as a move text. Both adapters (``rulelang.pettingzoo``,
+``rulelang.openspiel``) use this one encoding, so that an agent trained on one sees the same
+numbers on the other. Pure Python: the adapters turn the lists into their arrays.
+docs/environments.md describes the layout.
 
 Observation, from ``seat``'s point of view (seats relative: 0 is the seat itself, 1 the next
 seat clockwise, ...), every block in this order:
@@ -172,7 +173,8 @@ class Encoding:
         who = S.current_player()
         out[pos + ((who - seat) % n if who is not None else n)] = 1.0
         pos += n + 1
-        out[pos + (S.dealer - seat) % n] = 1.0
+        if isinstance(S.dealer, int) and 0 <= S.dealer < n:
+            out[pos + (S.dealer - seat) % n] = 1.0
         pos += n
         for p in range(n):
             out[pos + (p - seat) % n] = 1.0 if S.active[p] else 0.0
