@@ -5,8 +5,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
+ENVSTAMP := $(VENV)/.installed-envs
 
-.PHONY: demo test test-long lint bench bench-smoke pypy fuzz soak clean accel accel-clean
+.PHONY: demo test test-long test-envs lint bench bench-smoke pypy fuzz soak clean accel accel-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -41,6 +42,16 @@ test: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
 	$(BIN)/rulelang check games
 	$(BIN)/python -m pytest
+
+# the research environments (docs/environments.md) through the peers' own test suites, every
+# bundled game: PettingZoo's api_test and seed_test, OpenSpiel's random-simulation test, its
+# IS-MCTS bot (about 35 s of CPU; not in `make test`, whose tests skip them)
+$(ENVSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,pettingzoo,openspiel]'
+	touch $@ $(DEVSTAMP) $(STAMP)
+
+test-envs: $(ENVSTAMP)
+	RULELANG_ENV_TESTS=1 $(BIN)/python -m pytest tests/test_envs.py
 
 test-long: $(DEVSTAMP)
 	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \

@@ -104,4 +104,9 @@ MAX_BOT_WORK = 2_000_000
 
 # ---------------------------------------------------------------- simulation (sim)
 MAX_DECISIONS_PER_GAME = 2_000_000
+
+# ---------------------------------------------------------------- research environments (encoding)
+# the widest action space made of a game's move templates (encoding.py): a wider one (two card
+# arguments of a big deck, say) is the index space over the legal moves, MAX_MOVES wide
+MAX_ENV_ACTIONS = 20_000
 MAX_WORKERS = 256  # simulate --workers: processes started at once
