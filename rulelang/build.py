@@ -7,15 +7,14 @@ and every problem is collected so that ``rulelang check`` can report them all at
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from . import nodes as N
-from .argopts import options_distinct
+from .buildphase import build_phase
 from .buildteams import choose_first, team_counter_names, teams_unit
 from .cards import Deck
-from .codegen import Src, fn_of, frame_call, unit_call
+from .codegen import unit_call
 from .compile import Compiler
 from .decks import card_attributes, read_deck
 from .deps import Deps
@@ -30,15 +29,13 @@ from .errors import (
     did_you_mean,
     reset_hints,
 )
-from .flowgen import delta_triggers, legal_function, triggers_function
+from .flowgen import delta_triggers, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import step_function
-from .game import UNKNOWN, ActionDef, Fn, Game, PhaseDef, Unit, ZoneDef, card_kind
-from .housecheck import is_house
+from .game import Fn, Game, PhaseDef, Unit, ZoneDef
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .options import resolve_options
 from .parse import parse
-from .picks import make_pick, pick_count, pick_text
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, UserFn, join_src
 from .structured import start_shapes, yaml_start
@@ -443,81 +440,7 @@ class Builder:
         return game
 
     def phase(self, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
-        # the default actor is whose turn it is: the engine needs no code for that
-        actor = (self.unit(c, p["actor"], p.span_of("actor"))  # (a house: house.py)
-                 if p and p.get("actor", "turn") != "turn" and not is_house(p) else None)
-        enter = self.effects(c, p.get("enter"), p.span_of("enter")) if p else None
-        actions: list[ActionDef] = []
-        adoc = (p or {}).get("actions") or YMap()
-        for aname, a in adoc.items():
-            aspan = adoc.key_span(aname)
-            a = a or YMap()
-            sc = Scope(in_action=True, house=is_house(p))
-            args: list[tuple[str, Any, str, int]] = []
-            arg_srcs: list[Any] = []
-            arg_spans: list[Span] = []
-            argdoc = a.get("args") or YMap()
-            distinct = True  # see ActionDef.distinct
-            pick = None  # a sequential choice (picks.py): (its mapping, its item type)
-            for argname, argexpr in argdoc.items():
-                at = argdoc.span_of(argname)
-                if isinstance(argexpr, YMap) or pick is not None:
-                    pick, argexpr, at = pick_text(self, str(argname), argexpr, at, pick)
-                tree = self.parse(argexpr, "expr", at) if argexpr is not None else None
-                fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
-                if pick is not None and pick[1] is None:  # the whole choice: a list of items
-                    pick, typ = (pick[0], _elem_type(typ)), f"list[{typ}]"
-                slot = sc.new_slot(str(argname), _elem_type(typ))
-                if fn is not None and card_kind(_elem_type(typ)) == UNKNOWN:
-                    # cards are numbers at run time: only the type tells a move how to show
-                    # one, and whether another seat may read it (issue 15)
-                    self.err(f"cannot tell what kind of value argument '{argname}' takes "
-                             "(cards or numbers), so its moves cannot be written or hidden "
-                             "from the other players; give the choices as a zone, a list of "
-                             "cards or seats, a range, or a comprehension or filter over one",
-                             argdoc.span_of(argname))
-                if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones):
-                    distinct = False
-                if fn is not None:
-                    args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
-                    arg_srcs.append(fn)
-                    arg_spans.append(at)
-            count = pick_count(self, c, sc, pick[0]) if pick is not None else None
-            when = when_src = when_tree = None
-            if "when" in a:
-                tree = when_tree = self.parse(a["when"], "expr", a.span_of("when"))
-                when_src = c.expr(tree, sc)[0] if tree is not None else None
-                when = fn_of(when_src) if when_src is not None else None
-            do = self.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
-            nxt = const = next_tree = None
-            if "next" in a:
-                tree = self.parse(a["next"], "expr", a.span_of("next"))
-                next_tree = tree if tree is not None else False
-                if tree is not None:
-                    nsc_before = sc.phase_names
-                    sc.phase_names = True
-                    nxt, _t = c.expr(tree, sc)
-                    const = (c.cg.ns.get(nxt.src) if isinstance(nxt, Src)
-                             and re.fullmatch(r"_k\d+", nxt.src) else None)
-                    nxt = frame_call(nxt, a.span_of("next"))  # its errors located there
-                    sc.phase_names = nsc_before
-            actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
-                                     a.span_of("when") if "when" in a else aspan,
-                                     const if isinstance(const, str) else None,
-                                     when_src, arg_srcs, next_tree, when_tree,
-                                     arg_spans=arg_spans, distinct=distinct))
-            if count is not None and args:
-                make_pick(actions[-1], count, pick[0].span_of("count"), pick[1])  # type: ignore[index]
-        ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house(p))
-        if not self.errors and not c.errors:
-            ph.legal = legal_function(c.cg, actions)
-        return ph
-
-
-def _elem_type(t: str) -> str:
-    if t.startswith("list[") and t.endswith("]"):
-        return t[5:-1]
-    return "any"
+        return build_phase(self, c, name, p, span)
 
 
 def build_game(loaded: Loaded, options: dict[str, Any] | None = None) -> Game:

@@ -15,10 +15,10 @@ from .builtins import (
     EXTREME_OF,
     KNOWN_KWARGS,
     Builtin,
-    Group,
 )
 from .codegen import Src, fn_of, src_of
 from .errors import RuntimeRulesError, did_you_mean
+from .groups import Group
 from .lambdaloops import LOOPED, lambda_loop
 from .limits import (
     MAX_INLINE,

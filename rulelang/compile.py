@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 
 from . import nodes as N
 from .builtins import (
-    Group,
     ch,
     charged,
     contains,
@@ -28,6 +27,7 @@ from .calls import Calls
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
+from .groups import Group
 from .hoist import UNSET, hset, invariant_calls
 from .limits import (
     MAX_INLINE_TOTAL,

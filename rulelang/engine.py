@@ -25,6 +25,7 @@ from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
 from .movetext import MoveTexts, canon_move, cards_in
+from .rounds import Rounds
 from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
 from .table import Table
@@ -36,7 +37,7 @@ from .teams import match_setup, start_teams
 ENGINE_FORMAT = 2
 
 
-class State(Table, Seats, LegalMoves, MoveTexts, Choices):
+class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
     Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
@@ -409,44 +410,6 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
             else:
                 raise UsageError(f"start: '{k}' is not a counter or global of this game")
 
-    def _start_round(self) -> None:
-        g = self.game
-        self.round += 1
-        if self.round > self.max_rounds:
-            raise RuntimeRulesError(f"the match went on for more than {self.max_rounds} rounds",
-                                    g.match_over.span if g.match_over is not None else None)
-        self.round_steps = 0
-        self.turns = 0
-        self.check_next = None  # a new deal: every trigger is checked
-        self.ended_by = None
-        self.pending_end = None
-        self.status = "play"
-        self.events = []
-        self.actor = self.dealer
-        self._ctr0 = [row[:] for row in self.ctr] + house.values(self)  # the house's after
-        self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
-        self.turn_decided = -1
-        spec, self._deal_override = self._deal_override, None
-        if spec is not None and g.round_start is not None:
-            self.deal_fixed(spec, g.round_start)  # a scenario's deal, dealt by round.start
-        elif g.round_start is not None:
-            g.round_start(self)
-        elif spec is not None:
-            self.lay_out(spec)
-        self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
-                     else self.dealer)
-        self.phase = g.first_phase if g.first_phase_fn is None else g.first_phase_fn(self)
-        if self.pending_end is not None:
-            self._finish_round()
-            return
-        if g.turn_start is not None:
-            self.actor = self.turn
-            g.turn_start(self)
-            if self.pending_end is not None:
-                self._finish_round()
-                return
-        self._enter_phase()
-
     def _goto(self, nxt: Any, where: Any = None) -> None:
         """Go to phase ``nxt`` (or end the turn); ``where``: the next: that named it."""
         g = self.game
@@ -504,59 +467,6 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices):
         self._entries = self._legal = self._legal_list = None
         if ph.house:  # played by the rules at once, not a decision (house.py)
             house.play(self)
-
-    def _finish_round(self) -> None:
-        g = self.game
-        name = self.pending_end
-        self.pending_end = None
-        self.ended_by = name
-        self._entries = []
-        self._legal = {}
-        self._legal_list = []
-        if name is not None:
-            settle = g.settle.get(name)
-            if settle is not None:
-                settle(self)
-        if g.round_end is not None:
-            g.round_end(self)
-        self.pending_end = None
-        self.status = "round_over"
-        self.last_ended_by = name
-        if self.record or self.auto_continue:
-            delta = []
-            for row, row0 in zip(self.ctr, self._ctr0):
-                try:
-                    delta.append([a - b for a, b in zip(row, row0)])
-                except TypeError:
-                    delta.append([0] * self.n)
-            house.add_share(self, delta)
-            played = self.turns + (self.turn_decided == self.turns)
-            seated, decisions = self._round0
-            self.round_results.append((name, played, self.dealer, delta, seated,
-                                       self.decisions - decisions))
-        if g.match_over is not None and g.match_over(self):
-            self.status = "game_over"
-            self.winner = g.match_winner(self) if g.match_winner is not None else None
-            if isinstance(self.winner, list):
-                self.winner = list(self.winner)  # not the state's own list of seats
-            if isinstance(self.winner, list) and len(self.winner) == 1:
-                self.winner = self.winner[0]
-            elif isinstance(self.winner, list) and not self.winner:
-                self.winner = None
-            return
-
-    def _next_round(self) -> None:
-        g = self.game
-        self.direction = g.direction  # each round goes the rules' way round, the deal too
-        if g.next_dealer is not None:
-            self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
-        self._start_round()
-
-    def _run_on(self) -> None:
-        """Deal round after round while rounds end on the deal (and the match goes on): the
-        flow's loop, so that no number of such rounds deepens the stack."""
-        while self.status == "round_over" and self.auto_continue:
-            self._next_round()
 
     def fx_end_round(self, name: str) -> None:
         if self.pending_end is None:

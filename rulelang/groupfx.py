@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .builtins import Group
 from .errors import RuntimeRulesError
+from .groups import Group
 from .runtime import brief, charge
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .builtins import Group
+from .groups import Group
 from .movetext import canon_move
 
 # the argument types under which a list of numbers is rendered as cards (MoveTexts.render)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .builtins import Group
 from .cards import normalize
 from .game import ActionDef
+from .groups import Group
 
 _CANON: dict[str, str] = {}
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .builtins import Group, charged
+from .builtins import charged
 from .errors import RuntimeRulesError, UsageError
 from .groupfx import unmeld
+from .groups import Group
 from .limits import MAX_COPIES, MAX_CUTS
 from .runtime import WORK, brief, charge, clipped_text, log_message
 from .tricks import Tricks

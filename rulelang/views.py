@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .builtins import Group
 from .game import CARDS, FREE
+from .groups import Group
 from .table import shuffle
 from .tricks import played_view, remap_played
 

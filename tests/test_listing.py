@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import rulelang
-from rulelang.builtins import Group
 from rulelang.errors import RuntimeRulesError
+from rulelang.groups import Group
 from rulelang.movetext import canon_move
 
 from .helpers import rules_files
