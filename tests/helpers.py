@@ -27,6 +27,15 @@ def rules_files() -> list[Path]:
 SHORT = {"lives": 2, "tokens": 1, "chips": 10, "hands": 3, "max_turns": 30, "target": 0}
 
 
+def fresh_load(name: str, options: dict[str, Any] | None = None) -> Any:
+    """A game compiled afresh, not the run's shared compilation of it (tests/conftest.py):
+    for a test that changes the compiled game."""
+    from rulelang.build import build_game
+    from rulelang.rules import load_rules
+
+    return build_game(load_rules(name), options)
+
+
 def short_options(path: Path) -> dict[str, Any]:
     """The options of ``path`` lowered to SHORT (only those that change)."""
     import rulelang

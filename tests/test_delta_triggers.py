@@ -19,6 +19,7 @@ from rulelang.deps import ALL, Deps, plan
 from rulelang.game import Game
 
 from .engine_transcripts import game_files, short_options
+from .helpers import fresh_load
 
 GAMES = game_files()
 
@@ -149,7 +150,7 @@ def test_reads_and_writes() -> None:
 
 
 def test_a_trigger_that_does_not_end_the_round_is_always_checked() -> None:
-    game = rulelang.load("thirty-one")
+    game = fresh_load("thirty-one")  # changed below: not the run's shared compilation
     d = _deps(game)
     name, when, do, _ends = game.triggers[0]
     game.triggers[0] = (name, when, do, False)
@@ -157,7 +158,7 @@ def test_a_trigger_that_does_not_end_the_round_is_always_checked() -> None:
 
 
 def test_an_action_not_found_in_the_rules_checks_every_trigger() -> None:
-    game = rulelang.load("thirty-one")
+    game = fresh_load("thirty-one")  # changed below: not the run's shared compilation
     game.phases["draw"].actions[3].name = "wait"  # was stand: its effects cannot be read
     assert plan(game, _deps(game))[("draw", "wait")] == ((0, None), (1, None), (2, None))
 

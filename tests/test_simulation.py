@@ -8,9 +8,9 @@ a file are split into two chunks, played by two processes.
 
 How many games: every file plays at least two games per allowed number of players (one of them
 through move texts, one by index), then goes on up to ``RULELANG_SIM_GAMES`` games (default
-200) unless it has already made ``RULELANG_SIM_DECISIONS`` decisions (default 30,000; 0 = no
-limit). A short match (Thirty-One: ~90 decisions) still plays its 200 games; a long one (Ten
-Pennies, seven rounds that no option shortens, ~3,000 decisions) stops after ~15 games instead
+200) unless it has already made ``RULELANG_SIM_DECISIONS`` decisions (default 10,000; 0 = no
+limit). A short match (Thirty-One: ~90 decisions) still plays ~110 games; a long one (Ten
+Pennies, seven rounds that no option shortens, ~3,000 decisions) stops after ~5 games instead
 of spending most of ``make test`` on 200 of them. ``make test-long`` plays 200 games of every file
 (``RULELANG_SIM_DECISIONS=0``). Which games are played is fixed by the file and these two
 numbers, never by the machine or the number of worker processes.
@@ -38,7 +38,7 @@ from rulelang.agents import RandomAgent
 from .helpers import rules_files, short_options
 
 GAMES_PER_FILE = int(os.environ.get("RULELANG_SIM_GAMES", "200"))
-DECISIONS_PER_FILE = int(os.environ.get("RULELANG_SIM_DECISIONS", "30000"))
+DECISIONS_PER_FILE = int(os.environ.get("RULELANG_SIM_DECISIONS", "10000"))
 # one round of player counts in TEXT_EVERY plays its moves as text, the others by index: the
 # first round of counts is played as text, so that every count is played both ways as soon as
 # two rounds of counts are played
