@@ -14,37 +14,12 @@ from __future__ import annotations
 import os
 import resource
 from collections.abc import Generator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-import rulelang
-from rulelang.rules import resolve_game
+from . import forkcli, gamecache
 
-from . import forkcli
-
-_GAMES_DIR = (Path(__file__).resolve().parent.parent / "games").resolve()
-_compiled: dict[str, Any] = {}
-_load = rulelang.load
-
-
-def _shared_load(path_or_name: str, options: dict[str, Any] | None = None,
-                 allow_any_path: bool = False) -> Any:
-    """``rulelang.load``, a bundled game's compilation shared by the whole run."""
-    path = resolve_game(str(path_or_name))
-    if path is None or path.resolve().parent != _GAMES_DIR:
-        return _load(path_or_name, options, allow_any_path)
-    key = repr((str(path.resolve()), sorted((str(k), repr(v)) for k, v in
-                                            (options or {}).items())))
-    game = _compiled.get(key)
-    if game is None:
-        game = _compiled[key] = _load(path_or_name, options, allow_any_path)
-    return game
-
-
-if os.environ.get("RULELANG_TEST_COLD", "") in ("", "0"):
-    rulelang.load = _shared_load  # type: ignore[assignment]
+gamecache.install()
 
 SLOWEST = int(os.environ.get("RULELANG_SLOWEST", "10"))
 _cpu: dict[str, float] = {}

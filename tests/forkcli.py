@@ -11,7 +11,9 @@ atexit handlers, flushed streams). So every command is still its own process wit
 code and output; only the start-up is shared.
 
 The zygote never runs a command itself and never reads or writes its std streams, so each fork
-starts from the state of a freshly imported CLI, not from the test process's state. What a fork
+starts from the state of a freshly imported CLI, not from the test process's state. (Compiling
+the bundled games in the zygote, for the forks to inherit, made the suite slower: a fork of a
+larger process costs more than the compilations it saves.) What a fork
 does not get afresh: the hash seed (every fork shares the zygote's; ``random`` is reseeded) and
 the interpreter start-up itself, which the tests that start ``rulelang`` or ``python -m
 rulelang`` with ``subprocess`` keep checking. ``RULELANG_CLI_EXEC=1`` starts every command as a
