@@ -37,11 +37,14 @@ demo: $(STAMP)
 # test-long runs the same tests with 200 random games of every file, every command started as a
 # fresh interpreter, 300 fuzz cases and 60 hypothesis examples per fuzz test, as the suite did
 # before, and the seat-bias check over 2,000 random games of every bundled game (about 5 min of
-# CPU: the figures of docs/games.md's "Seat figures").
+# CPU: the figures of docs/games.md's "Seat figures"). Both run on the machine's cores
+# (pytest-xdist, at most 4 processes): 24 bundled games made the suite ~150 s of CPU, 75 s of
+# wall time on two cores; a bundled game's compilation is shared within each process
+# (tests/gamecache.py; test-long compiles afresh).
 test: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples
 	$(BIN)/rulelang check games
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4
 
 # the research environments (docs/environments.md) through the peers' own test suites, every
 # bundled game: PettingZoo's api_test and seed_test, OpenSpiel's random-simulation test, its
@@ -56,7 +59,7 @@ test-envs: $(ENVSTAMP)
 test-long: $(DEVSTAMP)
 	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \
 	RULELANG_FUZZ_EXAMPLES=60 RULELANG_FUZZ_GAMES=0 RULELANG_SEAT_GAMES=2000 \
-	RULELANG_TEST_COLD=1 $(BIN)/python -m pytest
+	RULELANG_TEST_COLD=1 $(BIN)/python -m pytest -n auto --maxprocesses 4
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check rulelang tests benchmarks examples

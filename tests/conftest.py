@@ -49,6 +49,19 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None
     _cpu[item.nodeid] = _cpu.get(item.nodeid, 0.0) + _cpu_seconds() - t0
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # a pytest-xdist worker (make test runs the suite on the machine's cores): its tests' CPU
+    # goes back to the controller, which reports for all of them
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["rulelang_cpu"] = dict(_cpu)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: absent without it
+def pytest_testnodedown(node: object, error: object) -> None:
+    _cpu.update(getattr(node, "workeroutput", {}).get("rulelang_cpu", {}))
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if SLOWEST <= 0 or not _cpu:
         return
