@@ -15,8 +15,10 @@ game's heuristic needs to be normalised.
 
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
-reproducible), and always a budget of work (``limits.MAX_BOT_WORK``, ``--bot-work``) that
-bounds what a hostile rules file can make one decision cost.
+reproducible), and always a budget of work (``limits.ISMCTS_WORK``, ``--bot-work``) that
+bounds what a hostile rules file can make one decision cost. A playout stops after
+``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic's places):
+a round of Uno between random players lasts ~600 decisions, and a search plays a thousand.
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ import time
 from typing import Any
 
 from .errors import RulesError, UsageError
-from .limits import MAX_BOT_WORK
+from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK
 from .runtime import LIMIT, WORK, OutOfWork
 
 DEFAULT_ITERATIONS = 1000
 MAX_ITERATIONS = 1_000_000
 MAX_MS = 600_000
-ROLLOUT_DEPTH = 400  # decisions a playout may take before it is judged as it stands
+ROLLOUT_DEPTH = ISMCTS_PLAYOUT  # decisions a playout may take before it is judged as it is
 UCT_C = 0.7  # exploration constant for rewards in [0, 1]
 POLICIES = ("random", "greedy")
 
@@ -94,7 +96,7 @@ class ISMCTSAgent:
         self.ms = ms
         self.rollout = rollout
         self.c = c
-        self.budget = MAX_BOT_WORK if budget is None else budget
+        self.budget = ISMCTS_WORK if budget is None else budget
         self.last_iterations = 0  # how many the last decision ran (for tools and tests)
         self._left = self.budget
         self.last_visits: dict[str, int] = {}

@@ -101,6 +101,10 @@ MAX_CUTS = 100
 # listings and heuristics of the worlds it samples: counted apart from the game's own work.
 # Past it, the bot chooses among the moves it has judged (see agents.GreedyAgent)
 MAX_BOT_WORK = 2_000_000
+# the tree search's (ismcts.py) default budget of work per decision: it plays hundreds of
+# sampled worlds on to the end of the round (each playout at most ISMCTS_PLAYOUT decisions)
+ISMCTS_WORK = 50_000_000
+ISMCTS_PLAYOUT = 40
 
 # ---------------------------------------------------------------- simulation (sim)
 MAX_DECISIONS_PER_GAME = 2_000_000
