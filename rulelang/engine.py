@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import house, views
+from . import house, illegal, views
 from .choice import Choices
 from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
@@ -257,9 +257,10 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         if entry is None and self.apply_whole(move):  # several items of a choice at once
             return
         if entry is None:
-            legal = ", ".join(self._legal_list or [])
-            raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now; "
-                              f"legal: {legal}")
+            texts = self._legal_list or []
+            why = illegal.reason(self, move, self._legal, texts)
+            raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now"
+                              f"{': ' + why if why else ''}; legal: {', '.join(texts)}")
         self._apply_entry(*entry)
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
