@@ -41,14 +41,31 @@ def _card(c: str, deck: Any = None) -> Part:
     return (pretty(c), "red") if red else pretty(c)
 
 
-def _cards(cards: list[str], deck: Any = None) -> list[Part]:
+def _cards(cards: list[str], deck: Any = None, new: frozenset[str] = frozenset()) -> list[Part]:
     if not cards:
         return [("(empty)", "dim")]
     out: list[Part] = []
     for i, c in enumerate(cards):
         out += [" "] if i else []
-        out.append(("▮", "dim") if c == "?" else _card(c, deck))
+        part = ("▮", "dim") if c == "?" else _card(c, deck)
+        if c in new:  # arrived since the seat's last decision: marked, as a player would
+            text, style = part if isinstance(part, tuple) else (part, "")
+            part = (f"{text}*", f"{style} bold underline".strip())
+        out.append(part)
     return out
+
+
+def _sorted_hand(cards: list[str], deck: Any) -> list[str]:
+    """One's own hand as a player holds it: by suit, then rank in the game's order (unseen
+    cards, if any, last)."""
+    ids = deck.ids_by_name()
+
+    def key(c: str) -> tuple:
+        if c not in ids:
+            return (1, "", 0)
+        i = ids[c][0]
+        return (0, str(deck.suit[i] or ""), deck.order[i])
+    return sorted(cards, key=key)
 
 
 def _zone_line(name: str, cards: list[str], top_only: bool = False,
@@ -69,7 +86,9 @@ def _show_value(x: Any) -> str:
     return str(x)
 
 
-def show_table(con: Console, state: Any, seat: int) -> None:
+def show_table(con: Console, state: Any, seat: int, new: frozenset[str] = frozenset()) -> None:
+    """The table as ``seat`` sees it; ``new``: the cards that came to its hand since its last
+    decision (marked)."""
     v = state.view(seat)
     g = state.game
     dealer = v["dealer"] == seat and g.house is None  # with a house, no seat deals
@@ -94,7 +113,10 @@ def show_table(con: Console, state: Any, seat: int) -> None:
                     continue
                 who = "you" if p == seat else f"P{p}"
                 out: Part = "" if v["active"][p] else (" (out)", "dim")
-                _say(con, f"  {zd.name} {who}", out, ": ", *_cards(cards, g.tables))
+                mine = p == seat and zd is g.hand_zone()
+                _say(con, f"  {zd.name} {who}", out, ": ",
+                     *(_cards(_sorted_hand(cards, g.tables), g.tables, new) if mine
+                       else _cards(cards, g.tables)))
         else:
             name = g.house.label(zd.name) if g.house and zd.name in g.house.zones else zd.name
             _say(con, "  ", *_zone_line(name, z, zd.visibility == "top", g.tables))
@@ -188,6 +210,9 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
     if game.teams is not None:
         _say(con, "  teams: " + ", ".join(_team(state, t, seat) for t in sorted(set(state.team))))
     seen_events = 0
+    # the positions of the seat's earlier decisions, for `undo`: (state, events seen, hand)
+    undo: list[tuple[Any, int, frozenset[str]]] = []
+    held: frozenset[str] | None = None  # the seat's hand at its last decision
     try:
         while True:
             if state.status == "round_over" or state.status == "game_over":
@@ -202,6 +227,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                                                                      if x is not None})]
                     _say(con, ("Game over.", "bold"), " Winner: "
                          f"{', '.join('you' if x == seat else f'P{x}' for x in ws)}")
+                    _standings(con, state, seat)
                     return 0
                 _ask(con, input_fn, "press Enter for the next round")
                 state.next_round()
@@ -212,7 +238,8 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 state.apply(move)
                 continue
             seen_events = _show_events(con, state, seat, seen_events)
-            show_table(con, state, seat)
+            hand = _own_hand(state, seat)
+            show_table(con, state, seat, hand - held if held is not None else frozenset())
             moves = state.legal_moves()
             for i, m in enumerate(moves, 1):
                 _say(con, "  ", (str(i), "bold"), f". {m}")
@@ -221,13 +248,24 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 if text.lower() in ("q", "quit", "exit"):
                     _say(con, "bye")
                     return 0
+                if text.lower() == "undo" and "undo" not in moves:
+                    if not undo:
+                        _say(con, ("nothing to undo: this is your first decision", "yellow"))
+                        continue
+                    state, seen_events, held = undo.pop()
+                    _say(con, "  back to your previous decision")
+                    break
+                if text.lower() == "hint" and "hint" not in moves:
+                    _hint(con, state, seat, seed, bot_work)
+                    continue
                 if text.lower() in ("?", "help") and text.lower() not in moves:
                     listed: list[Part] = []
                     for k, m in enumerate(moves):
                         listed += [", "] if k else []
                         listed.append((m, "bold"))
                     _say(con, f"  type a number from 1 to {len(moves)}, or a move as listed "
-                         "(any case, 10 for T): ", *listed, "; 'q' quits")
+                         "(any case, 10 for T): ", *listed, "; 'hint' asks the tree search, "
+                         "'undo' goes back to your previous decision, 'q' quits")
                     continue
                 if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
                     text = moves[int(text) - 1]
@@ -237,13 +275,54 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 if not text:
                     continue
                 try:
+                    before = (state.clone(), seen_events, held if held is not None else hand)
                     state.apply(text)
+                    undo.append(before)
+                    held = hand
                     break
                 except (IllegalMove, UsageError) as e:  # not the rules going wrong
                     _say(con, (e.message, "yellow"))
     except (EOFError, KeyboardInterrupt):
         _say(con, "\nbye")
         return 0
+
+
+def _own_hand(state: Any, seat: int) -> frozenset[str]:
+    hz = state.game.hand_zone()
+    return frozenset(state.view(seat)["zones"][hz.name][seat]) if hz is not None else frozenset()
+
+
+HINT_ITERATIONS = 300
+
+
+def _hint(con: Console, state: Any, seat: int, seed: int, bot_work: int | None) -> None:
+    """What the strongest bot (the tree search, ``ismcts``) would play here, and why: the share
+    of its search that went to the move, and the runner-up's."""
+    bot = make_agent(f"ismcts:{HINT_ITERATIONS}", seed * 31 + 997, bot_work)
+    moves = state.legal_moves()
+    i = bot.choose_index(state.clone(), seat)
+    visits = sorted(getattr(bot, "last_visits", {}).items(), key=lambda kv: -kv[1])
+    total = sum(n for _m, n in visits) or 1
+    why = (f"the tree search chose it in {100 * dict(visits).get(moves[i], 0) // total}% of "
+           f"{total} sampled deals played on")
+    second = next(((m, n) for m, n in visits if m != moves[i]), None)
+    if second is not None:
+        why += f"; next best: {second[0]} ({100 * second[1] // total}%)"
+    _say(con, "  hint: ", (moves[i], "bold"), f" — {why}")
+
+
+def _standings(con: Console, state: Any, seat: int) -> None:
+    """Where every seat ended: the winners first, then the others, each with its counters."""
+    g = state.game
+    w = state.winner
+    winners = set(w if isinstance(w, list) else [] if w is None else [w])
+    kinds = g.slot_kinds()[1]
+    names = [(ci, name) for ci, (name, _) in enumerate(g.counters) if kinds[ci] == FREE]
+    _say(con, ("Standings:", "bold"))
+    for p in sorted(range(state.n), key=lambda p: (p not in winners, not state.active[p], p)):
+        row = ", ".join(f"{name} {show_value(state.ctr[ci][p])}" for ci, name in names)
+        tag = " (winner)" if p in winners else "" if state.active[p] else " (out)"
+        _say(con, f"  {'you' if p == seat else f'P{p}'}{tag}" + (f": {row}" if row else ""))
 
 
 def _ask(con: Console, input_fn: Any, prompt: str) -> str:

@@ -1,0 +1,31 @@
+"""`rulelang play` at the table: one's own hand sorted with the card just arrived marked,
+`hint` (the tree search's choice and why), `undo` (back to the previous decision), and the
+standings when the game ends."""
+
+from __future__ import annotations
+
+from .helpers import output, run_cli
+
+
+def play(stdin: str, *args: str) -> str:
+    r = run_cli("play", "thirty-one", "--seed", "1", "--players", "2", *args, stdin=stdin)
+    assert r.returncode == 0, output(r)
+    return r.stdout
+
+
+def test_hint_and_undo() -> None:
+    out = play("hint\n1\nundo\nq\n")
+    lines = [ln for ln in out.splitlines() if "hand you" in ln]
+    assert lines[0].strip() == "hand you: 7♣ 2♥ 4♠"  # sorted: by suit, then rank
+    assert "*" in lines[1]  # the card just drawn
+    assert "hint: draw stock — the tree search chose it in" in out
+    assert "back to your previous decision" in out
+    assert lines[2] == lines[0]  # the position before the draw, again
+    assert "nothing to undo" in play("undo\nq\n")
+
+
+def test_the_game_ends_with_standings() -> None:
+    out = play("1\n" * 300, "--option", "lives=1")
+    tail = out[out.index("Game over."):].splitlines()
+    assert tail[1] == "Standings:"
+    assert "(winner)" in tail[2] and all("lives" in ln for ln in tail[2:4])
