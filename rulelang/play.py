@@ -361,8 +361,10 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
     ev = g.functions.get(g.hand_evaluator) if g.hand_evaluator else None
     hands, base = (state.view(seat)["zones"][hz.name], hz.first_id) if hz else ([], 0)
     for p, cards in enumerate(hands):
+        if not cards and not state.active[p]:  # out of the game: no hand to show
+            continue
         val = ""
-        if ev is not None and "?" not in cards:
+        if ev is not None and cards and "?" not in cards:
             try:
                 val = f" = {ev.fn(state, state.zones[base + p])}"
             except RulesError:
