@@ -18,7 +18,8 @@ milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine
 reproducible), and always a budget of work (``limits.ISMCTS_WORK``, ``--bot-work``) that
 bounds what a hostile rules file can make one decision cost. A playout stops after
 ``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic's places):
-a round of Uno between random players lasts ~600 decisions, and a search plays a thousand.
+a round of a shedding game between random players can last ~600 decisions, and a search
+plays a thousand of them.
 """
 
 from __future__ import annotations

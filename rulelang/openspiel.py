@@ -1,13 +1,13 @@
 """Any rules file as an OpenSpiel (pyspiel) Python game (the optional extra
 ``rulelang[openspiel]``).
 
-    game = rulelang.openspiel.load_game("thirty-one", players=3)
+    game = rulelang.openspiel.load_game("my-game.yaml", players=3)
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_action(random.choice(state.legal_actions()))
 
 Also registered as ``python_rulelang``: ``pyspiel.load_game("python_rulelang", {"game":
-"thirty-one", "players": 3, "options": '{"lives": 2}'})``.
+"my-game.yaml", "players": 3, "options": '{"target": 50}'})``.
 
 Chance is *sampled* (``SAMPLED_STOCHASTIC``), not explicit chance nodes: the engine draws from
 the state's seeded generator inside its steps (shuffles when a round starts, a stock made again

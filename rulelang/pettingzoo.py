@@ -1,6 +1,6 @@
 """Any rules file as a PettingZoo AEC environment (the optional extra ``rulelang[pettingzoo]``).
 
-    env = rulelang.pettingzoo.env("thirty-one", players=3)
+    env = rulelang.pettingzoo.env("my-game.yaml", players=3)
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
