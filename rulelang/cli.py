@@ -378,6 +378,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
 def _print_stats(s: dict[str, Any]) -> None:
     from rich.table import Table
 
+    from .metrics import lines as metric_lines
     from .terminal import console, styled
 
     # the game's, the counters' and the endings' names are the rules file's: the console
@@ -419,6 +420,8 @@ def _print_stats(s: dict[str, Any]) -> None:
         parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items() if r != "house")
         house = f"; house {roles['house']:+.3f}" if "house" in roles else ""  # not a seat
         con.print(f"mean change of {c} per round, seats in play: {parts}{house}")
+    for line in metric_lines(s):  # docs/metrics.md
+        con.print(line)
     if s.get("invariant_violations"):
         con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))
         for p in s.get("problems", []):
