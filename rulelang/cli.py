@@ -448,8 +448,7 @@ def _print_stats(s: dict[str, Any]) -> None:
         parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items() if r != "house")
         house = f"; house {roles['house']:+.3f}" if "house" in roles else ""  # not a seat
         con.print(f"mean change of {c} per round, seats in play: {parts}{house}")
-    for line in metric_lines(s):  # docs/metrics.md
-        con.print(line)
+    con.print("\n".join(metric_lines(s)))  # game-quality metrics (docs/metrics.md)
     if s.get("invariant_violations"):
         con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))
         for p in s.get("problems", []):
