@@ -85,6 +85,8 @@ def standings(state: Any, winners: list[int]) -> dict[str, Any] | None:
     if not winners or not results:
         return None
     n, won = state.n, set(winners)
+    # a seat still in play ranks above every seat out of it, whatever their counters
+    inplay = [set(r[4]) for r in results[1:]] + [set(state.seated)]
     for ci, (name, _u) in enumerate(game.counters):
         kind = game.counter_types.get(name, "")
         if kind.startswith("list") or kind == "record":
@@ -92,10 +94,13 @@ def standings(state: Any, winners: list[int]) -> dict[str, Any] | None:
         final = state.ctr[ci][:n]
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in final):
             continue
-        sign = (1 if {p for p in range(n) if final[p] == max(final)} == won
-                else -1 if {p for p in range(n) if final[p] == min(final)} == won else 0)
-        if sign:
-            break
+        for sign in (1, -1):
+            key = [(p in inplay[-1], sign * final[p]) for p in range(n)]
+            if {p for p in range(n) if key[p] == max(key)} == won:
+                break
+        else:
+            continue
+        break
     else:
         return None
     # the values after each round, rebuilt from the final values and each round's change
@@ -108,8 +113,8 @@ def standings(state: Any, winners: list[int]) -> dict[str, Any] | None:
     # a side is a team in a game of teams (its seats share the counter), else a seat
     side = list(state.team) if game.teams is not None else list(range(n))
     led, behind, changes, leader = [], 0, 0, None
-    for vals in after:
-        score = [sign * v for v in vals]
+    for vals, seated in zip(after, inplay):
+        score = [(p in seated, sign * v) for p, v in enumerate(vals)]
         top = max(score)
         tops = frozenset(p for p in range(n) if score[p] == top)
         led.append(tops == won)
