@@ -375,9 +375,38 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         raise typer.Exit(1)
 
 
+
+@app.command()
+def compare(a: str = typer.Argument(..., help="a rules file or a bundled game's name"),
+            b: str = typer.Argument(..., help="another (or A again, with --option-a/-b)"),
+            players: int = typer.Option(None, help="number of players (default: A's)"),
+            games: int = typer.Option(200, help="games of each"),
+            agents: str = typer.Option("random", help="agents by seat, like greedy,random"),
+            seed: int = typer.Option(0, help="the seed of both runs"),
+            workers: int = typer.Option(1, help="processes to run games in"),
+            option: list[str] = typer.Option(None, help="a rules option of both, KEY=VALUE"),
+            option_a: list[str] = typer.Option(None, help="a rules option of A alone"),
+            option_b: list[str] = typer.Option(None, help="a rules option of B alone"),
+            as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+            allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+            ) -> None:
+    """Two games, or one under two option sets: every metric side by side (docs/metrics.md)."""
+    from .compare import compare_games, render
+
+    try:
+        out = compare_games(a, b, players, games, agents, seed, workers, _load_game,
+                            [_parse_options(o) for o in (option, option_a, option_b)],
+                            allow_any_path)
+    except RulesError as e:
+        _fail(e)
+        return
+    _echo(json.dumps(out, allow_nan=False) if as_json else "\n".join(render(out)))
+
+
 def _print_stats(s: dict[str, Any]) -> None:
     from rich.table import Table
 
+    from .metrics import lines as metric_lines
     from .terminal import console, styled
 
     # the game's, the counters' and the endings' names are the rules file's: the console
@@ -419,6 +448,7 @@ def _print_stats(s: dict[str, Any]) -> None:
         parts = ", ".join(f"{r} {v:+.3f}" for r, v in roles.items() if r != "house")
         house = f"; house {roles['house']:+.3f}" if "house" in roles else ""  # not a seat
         con.print(f"mean change of {c} per round, seats in play: {parts}{house}")
+    con.print("\n".join(metric_lines(s)))  # game-quality metrics (docs/metrics.md)
     if s.get("invariant_violations"):
         con.print(styled((f"invariant violations: {s['invariant_violations']}", "red")))
         for p in s.get("problems", []):

@@ -17,9 +17,13 @@ from contextlib import closing
 from itertools import chain, repeat
 from typing import Any
 
+from . import metrics
 from .agents import make_agent
 from .errors import RuntimeRulesError
 from .limits import MAX_DECISIONS_PER_GAME
+from .metrics import mean_of as _mean
+from .metrics import median_of as _median
+from .metrics import wilson
 from .replay import log_line, outcome
 from .seeds import game_seed  # also read as sim.game_seed by callers
 
@@ -34,6 +38,7 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
     bot may do per decision (``agents.make_agent``)."""
     gs = game_seed(seed, i)
     problems: list[str] = []
+    order: list[int] = []  # the seats in the order of their first decision (metrics.py)
     try:
         state = game.new_state(players, seed=gs, record=record, **(limits or {}))
         bots = [make_agent(a, gs * 31 + p + 1, bot_work) for p, a in enumerate(agents)]
@@ -41,6 +46,8 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
             problems.extend(state.check_invariants() + conserved_problems(state))
         while not state.is_over() and not problems:
             p = state.current_player()
+            if p not in order:
+                order.append(p)
             state.apply_index(bots[p].choose_index(state, p))
             if check:
                 problems.extend((state.check_invariants() + conserved_problems(state))[:3])
@@ -53,7 +60,9 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
     winner = state.winner
     winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
     out = {"rounds": state.round, "decisions": state.decisions, "winners": winners,
-           **round_figures(state), "problems": problems}
+           **round_figures(state), "problems": problems,
+           "order": metrics.first_order(state, order),
+           "standing": metrics.standings(state, winners)}
     if state.game.teams is not None:
         out["teams"] = list(state.team)
     if record:
@@ -122,6 +131,7 @@ class Tally:
         self.role: dict[str, dict[str, Counter[float]]] = {}  # counter -> role -> changes
         self.problems: list[str] = []
         self.teams: list[int] | None = None  # each seat's team, in a game of teams
+        self.metrics = metrics.MetricTally()
 
     def add(self, r: dict[str, Any]) -> None:
         """Count one game's record (from ``play_one``)."""
@@ -137,6 +147,7 @@ class Tally:
         self._add_roles(r["role_delta"])
         self.problems.extend(r["problems"])
         self.teams = self.teams or r.get("teams")
+        self.metrics.add(r)
 
     def merge(self, o: Tally) -> None:
         """Add the tally of the games that come after these."""
@@ -151,31 +162,13 @@ class Tally:
         self._add_roles(o.role)
         self.problems.extend(o.problems)
         self.teams = self.teams or o.teams
+        self.metrics.merge(o.metrics)
 
     def _add_roles(self, role: dict[str, dict[str, Any]]) -> None:
         """Add counter changes by counter and role (lists of values, or multisets of them)."""
         for cname, roles in role.items():
             for rname, vals in roles.items():
                 self.role.setdefault(cname, {}).setdefault(rname, Counter()).update(vals)
-
-
-def _mean(c: Counter) -> float:
-    """``statistics.fmean`` of the multiset (``fsum`` is exact, so the order cannot matter)."""
-    n = sum(c.values())
-    return math.fsum(chain.from_iterable(repeat(v, k) for v, k in c.items())) / n
-
-
-def _median(c: Counter) -> Any:
-    """``statistics.median`` of the multiset."""
-    n = sum(c.values())
-    want = (n // 2 - 1, n // 2) if n % 2 == 0 else (n // 2,)
-    found = []
-    seen = 0
-    for v in sorted(c):
-        seen += c[v]
-        while len(found) < len(want) and want[len(found)] < seen:
-            found.append(v)
-    return found[0] if n % 2 else (found[0] + found[1]) / 2
 
 
 def _play_chunk(game: Any, players: int, agents: list[str], seed: int, lo: int, hi: int,
@@ -381,16 +374,6 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
     return summarize(tally, players, agents, seconds)
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 0.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
 def chi2_sf(x: float, df: int) -> float:
     """P(X >= x) for X chi-squared with ``df`` degrees of freedom (a whole number): the closed
     forms of the regularised upper incomplete gamma function at half-integers, each term taken
@@ -482,6 +465,7 @@ def summarize(t: Tally, players: int, agents: list[str], seconds: float) -> dict
              "wins": round(w, 6), "win_rate": round(w / games, 6) if games else 0.0}
             for k in sorted(set(t.teams))
             for w in [math.fsum(wins[p] for p in range(players) if t.teams[p] == k)]]
+    out["metrics"] = metrics.summarize(t, players, agents, wins)
     if problems:
         out["problems"] = problems[:20]
     return out
