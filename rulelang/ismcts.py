@@ -9,9 +9,10 @@ that made it. The move most visited at the root is played. Moves are told apart 
 texts, so a move means the same thing in every sampled world; the rollouts go by index.
 
 What a playout is worth to a seat: its share of the win when the match ended in it, else its
-place among the seats still in play by the rules file's ``heuristic`` (1 for the highest, 0
-for the lowest, ties shared; 0.5 for all without a heuristic). A place is scale-free: no
-game's heuristic needs to be normalised.
+place among the seats still in play by how much the rules file's ``heuristic`` rose for it
+during the playout (1 for the most, 0 for the least, ties shared; 0.5 for all without a
+heuristic). A place is scale-free (no game's heuristic needs to be normalised), and a change
+says what the moves did, not where the match already stood.
 
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
@@ -130,9 +131,14 @@ class ISMCTSAgent:
             world.max_work = min(world.max_work, left)
             self._left = left
             try:
+                # each seat's heuristic before the search moves: a playout is judged by what
+                # it changed, not by where the match already stood (a seat two lives down
+                # would rank last after every playout, whatever it chose)
+                start = ({p: self._judge(world, h, world, p) for p in range(world.n)
+                          if world.active[p]} if h is not None else {})
                 path = self._descend(world, root)
                 self._play_out(world, h)
-                value = self._values(world, h)
+                value = self._values(world, h, start)
             except OutOfWork:
                 left = 0
                 break
@@ -233,15 +239,17 @@ class ISMCTSAgent:
         if world.work_done >= self._left:
             raise OutOfWork("the bot's budget of work for this decision is spent")
 
-    def _values(self, world: Any, h: Any) -> list[float]:
-        """What the played-out world is worth to each seat, in [0, 1]."""
+    def _values(self, world: Any, h: Any, start: dict[int, float]) -> list[float]:
+        """What the played-out world is worth to each seat, in [0, 1]: its share of the win if
+        the match ended, else its place among the seats in play by how much its heuristic
+        rose (``start``: the heuristics when the playout began)."""
         n = world.n
         if world.status == "game_over":
             return world.returns()  # type: ignore[no-any-return]
         seats = [p for p in range(n) if world.active[p]]
         if h is None or len(seats) < 2:
             return [0.5] * n
-        scores = {p: self._judge(world, h, world, p) for p in seats}
+        scores = {p: self._judge(world, h, world, p) - start.get(p, 0.0) for p in seats}
         out = [0.0] * n
         for p in seats:
             below = sum(1 for q in seats if scores[q] < scores[p] - 1e-9)
