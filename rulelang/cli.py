@@ -198,6 +198,21 @@ def score(game: str = typer.Argument(..., help="a rules file or a bundled game's
         _echo(str(value))
 
 
+@app.command()
+def explain(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
+            option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
+            allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+            ) -> None:
+    """The rules file read back as rules (Markdown): deck, zones, the deal, a turn, how a
+    round ends and is settled, the match, options; a variant's differences from its base."""
+    from .explain import explain as explained
+
+    try:
+        _echo(explained(_load_game(game, _parse_options(option), allow_any_path)).rstrip("\n"))
+    except RulesError as e:
+        _fail(e)
+
+
 @app.command("compile")
 def compile_(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
              dump: bool = typer.Option(False, "--dump", help="print the generated Python"),
