@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import RulesError, Span
-from .yamlload import YList, YMap
+from .ruletext import Writer, code, comment, differences, split_effects, text_of, why
+from .yamlload import YMap
 
 VISIBILITY = {
     "hidden": "face down: nobody sees its cards",
@@ -27,116 +27,6 @@ VISIBILITY = {
     "top": "only the top card is seen, by everyone",
     "placer": "a card there is seen by the player who put it there",
 }
-MAX_SHORT = 70  # a value longer than this is shown on lines of its own in the differences
-
-
-def code(text: Any) -> str:
-    """Rules text as inline Markdown code, its lines joined (a folded YAML string reads as one
-    line, as the parser reads it)."""
-    s = " ".join(_text(text).split())
-    if not s:
-        return "``"
-    tick = "``" if "`" in s else "`"
-    pad = " " if "`" in s else ""
-    return f"{tick}{pad}{s}{pad}{tick}"
-
-
-def _text(v: Any) -> str:
-    if v is True or v is False:
-        return "true" if v else "false"
-    if v is None:
-        return "none"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
-
-
-def split_effects(value: Any) -> list[str]:
-    """Effects as the file writes them, one per item: a list as it is, a string split at its
-    top-level ``;`` (never inside brackets, braces or quotes), so that each reads on a line."""
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return [s for v in value for s in split_effects(v)]
-    text, out, depth, quote, start = _text(value), [], 0, "", 0
-    for i, ch in enumerate(text):
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == ";" and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    out.append(text[start:])
-    return [" ".join(s.split()) for s in out if s.strip()]
-
-
-def _comment(m: Any, key: str) -> str:
-    """The comment lines written just above ``key`` of mapping ``m`` (or after it on its line,
-    for a short value), joined: the rules file's own explanation of it."""
-    span = m.key_spans.get(key) if isinstance(m, YMap) else None
-    if span is None or not span.source or not span.line:
-        return ""
-    lines = span.source.splitlines()
-    if span.line > len(lines):
-        return ""
-    above: list[str] = []
-    k = span.line - 2
-    indent = span.col - 1  # a comment of its own is written at the key's indentation
-    while k >= 0 and lines[k].strip().startswith("#") and \
-            len(lines[k]) - len(lines[k].lstrip()) == indent:
-        above.insert(0, lines[k].strip().lstrip("#").strip())
-        k -= 1
-    own = lines[span.line - 1]
-    cut = own.find(" #")
-    while cut >= 0 and (own[:cut].count("'") % 2 or own[:cut].count('"') % 2):
-        cut = own.find(" #", cut + 1)
-    after = own[cut + 2:].strip() if cut >= 0 else ""
-    # a trailing comment that goes on below the key (lines of comments alone, indented deeper)
-    k = span.line
-    while after and k < len(lines) and lines[k].strip().startswith("#") and \
-            len(lines[k]) - len(lines[k].lstrip()) > span.col:
-        after += " " + lines[k].strip().lstrip("#").strip()
-        k += 1
-    return " ".join(" ".join(above + ([after] if after else [])).split())
-
-
-class Writer:
-    """The Markdown being written: headings, and nested list items (two spaces a level)."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def head(self, level: int, text: str) -> None:
-        if self.lines and self.lines[-1] != "":
-            self.lines.append("")
-        self.lines += ["#" * level + " " + text, ""]
-
-    def item(self, depth: int, text: str) -> None:
-        self.lines.append("  " * depth + "- " + text)
-
-    def para(self, text: str) -> None:
-        if self.lines and self.lines[-1] != "":
-            self.lines.append("")
-        self.lines += [" ".join(text.split()), ""]
-
-    def effects(self, depth: int, value: Any) -> None:
-        for e in split_effects(value):
-            self.item(depth, code(e))
-
-    def text(self) -> str:
-        while self.lines and self.lines[-1] == "":
-            self.lines.pop()
-        return "\n".join(self.lines) + "\n"
-
-
-def _why(m: Any, key: str) -> str:
-    c = _comment(m, key)
-    return f" — {c}" if c else ""
 
 
 def _seat_word(n: int) -> str:
@@ -149,7 +39,7 @@ def explain(game: Any) -> str:
     w = Writer()
     w.head(1, str(game.name or Path(game.path).stem))
     if doc.get("description"):
-        w.para(_text(doc["description"]))
+        w.para(text_of(doc["description"]))
     if doc.get("extends") is not None:
         w.para(f"A variant of {code(doc['extends'])}: its rules, with the differences listed "
                "at the end.")
@@ -165,7 +55,7 @@ def explain(game: Any) -> str:
     _match_end(w, doc)
     _options(w, game, doc)
     _definitions(w, game, doc)
-    _differences(w, game)
+    differences(w, game)
     return w.text()
 
 
@@ -221,7 +111,7 @@ def _deck(w: Writer, game: Any, doc: YMap) -> None:
             by = a.get("by", "name") if isinstance(a, YMap) else "name"
             vals = a.get("values", {}) if isinstance(a, YMap) else {}
             w.item(0, f"card attribute {code(name)} (by {by}): " + ", ".join(
-                f"{code(k)} {_text(v)}" for k, v in vals.items()))
+                f"{code(k)} {text_of(v)}" for k, v in vals.items()))
 
 
 def _tables(w: Writer, doc: YMap) -> None:
@@ -234,10 +124,10 @@ def _tables(w: Writer, doc: YMap) -> None:
             continue
         for name, table in section.items():
             if isinstance(table, YMap):
-                body = ", ".join(f"{_text(k)}: {_text(v)}" for k, v in table.items())
+                body = ", ".join(f"{text_of(k)}: {text_of(v)}" for k, v in table.items())
             else:
-                body = _text(table)
-            w.item(0, f"{code(name)}{_why(section, name)}")
+                body = text_of(table)
+            w.item(0, f"{code(name)}{why(section, name)}")
             w.item(1, code(body))
 
 
@@ -257,8 +147,8 @@ def _zones(w: Writer, game: Any, doc: YMap) -> None:
         if zd.trick:
             facts.append("remembers who played each card")
         if isinstance(z, YMap) and z.get("doc"):
-            facts.append(_text(z["doc"]))
-        w.item(0, f"{code(zd.name)}: {'; '.join(facts)}{_why(zdoc, zd.name)}")
+            facts.append(text_of(z["doc"]))
+        w.item(0, f"{code(zd.name)}: {'; '.join(facts)}{why(zdoc, zd.name)}")
 
 
 def _variables(w: Writer, doc: YMap) -> None:
@@ -274,7 +164,7 @@ def _variables(w: Writer, doc: YMap) -> None:
             continue
         w.item(0, titles[key])
         for name, v in m.items():
-            w.item(1, f"{code(name)}: {code(v)}{_why(m, name)}")
+            w.item(1, f"{code(name)}: {code(v)}{why(m, name)}")
 
 
 def _match_start(w: Writer, doc: YMap) -> None:
@@ -287,21 +177,21 @@ def _match_start(w: Writer, doc: YMap) -> None:
         for msg, cond in m["requires"].items():
             w.item(1, f"{code(cond)} (else: {msg})")
     if "first_dealer" in m:
-        w.item(0, f"the first dealer: {code(m['first_dealer'])}{_why(m, 'first_dealer')}")
+        w.item(0, f"the first dealer: {code(m['first_dealer'])}{why(m, 'first_dealer')}")
     if m.get("start") is not None:
-        w.item(0, f"at the start of the match{_why(m, 'start')}")
+        w.item(0, f"at the start of the match{why(m, 'start')}")
         w.effects(1, m["start"])
 
 
 def _round(w: Writer, game: Any, doc: YMap) -> None:
     r = doc.get("round") if isinstance(doc.get("round"), YMap) else YMap()
     w.head(2, "A round")
-    w.item(0, f"the deal and the start of the round{_why(r, 'start')}")
+    w.item(0, f"the deal and the start of the round{why(r, 'start')}")
     if r.get("start") is None:
         w.item(1, "nothing is dealt by the rules")
     w.effects(1, r.get("start"))
     first = r.get("first")
-    w.item(0, "the first turn: " + (f"{code(first)}{_why(r, 'first')}" if first is not None
+    w.item(0, "the first turn: " + (f"{code(first)}{why(r, 'first')}" if first is not None
                                     else "the dealer's"))
 
 
@@ -311,22 +201,22 @@ def _turn(w: Writer, game: Any, doc: YMap) -> None:
     w.head(2, "A turn")
     fp = t.get("first_phase")
     w.item(0, f"a turn begins in phase {code(fp if fp is not None else game.first_phase)}"
-              + _why(t, "first_phase"))
+              + why(t, "first_phase"))
     if t.get("start") is not None:
-        w.item(0, f"at the start of each turn{_why(t, 'start')}")
+        w.item(0, f"at the start of each turn{why(t, 'start')}")
         w.effects(1, t["start"])
     for name, ph in game.phases.items():
         p = pdoc.get(name) if isinstance(pdoc.get(name), YMap) else YMap()
         w.head(3, f"Phase {code(name)}")
-        why = _comment(pdoc, name)
-        if why:
-            w.para(why)
+        said = comment(pdoc, name)
+        if said:
+            w.para(said)
         actor = p.get("actor")
         who = ("the house, by the rules (the first action allowed, no choice)" if ph.house
                else code(actor) if actor is not None else "the player whose turn it is")
         w.item(0, f"who acts: {who}")
         if p.get("enter") is not None:
-            w.item(0, f"on entering the phase{_why(p, 'enter')}")
+            w.item(0, f"on entering the phase{why(p, 'enter')}")
             w.effects(1, p["enter"])
         adoc = p.get("actions") if isinstance(p.get("actions"), YMap) else YMap()
         for act in ph.actions:
@@ -335,9 +225,9 @@ def _turn(w: Writer, game: Any, doc: YMap) -> None:
             _action(w, act.name, adoc.get(act.name), adoc, set(game.phases))
     w.head(3, "After the turn")
     if t.get("end") is not None:
-        w.item(0, f"at the end of each turn{_why(t, 'end')}")
+        w.item(0, f"at the end of each turn{why(t, 'end')}")
         w.effects(1, t["end"])
-    w.item(0, "the next turn: " + (code(t["next"]) + _why(t, "next") if t.get("next")
+    w.item(0, "the next turn: " + (code(t["next"]) + why(t, "next") if t.get("next")
                                    is not None else "the next seat in play"))
 
 
@@ -345,7 +235,7 @@ def _action(w: Writer, name: str, a: Any, adoc: YMap, phases: set[str]) -> None:
     a = a if isinstance(a, YMap) else YMap()
     args = a.get("args") if isinstance(a.get("args"), YMap) else YMap()
     shown = " ".join([name] + [f"*{k}*" for k in args])
-    w.item(0, f"**{shown}**{_why(adoc, name)}" + (f" — {a['doc']}" if a.get("doc") else ""))
+    w.item(0, f"**{shown}**{why(adoc, name)}" + (f" — {a['doc']}" if a.get("doc") else ""))
     for k, v in args.items():
         if isinstance(v, YMap) and "pick" in v:
             w.item(1, f"*{k}*: {code(v.get('count'))} of {code(v['pick'])}, chosen one at "
@@ -360,9 +250,9 @@ def _action(w: Writer, name: str, a: Any, adoc: YMap, phases: set[str]) -> None:
     nxt = a.get("next")
     if nxt is None:
         w.item(1, "then the turn ends")
-    elif _text(nxt).strip() in phases:
+    elif text_of(nxt).strip() in phases:
         w.item(1, f"then phase {code(nxt)}")
-    elif _text(nxt).strip() == "end_turn":
+    elif text_of(nxt).strip() == "end_turn":
         w.item(1, "then the turn ends")
     else:
         w.item(1, f"then {code(nxt)} (a phase, or end_turn: the turn ends)")
@@ -379,7 +269,7 @@ def _round_end(w: Writer, game: Any, doc: YMap) -> None:
     for name, t in trig.items():
         when = t.get("when") if isinstance(t, YMap) else t
         ends = not (isinstance(t, YMap) and t.get("end") is False)
-        w.item(0, f"**{name}**{_why(trig, name)}")
+        w.item(0, f"**{name}**{why(trig, name)}")
         w.item(1, f"when {code(when)}")
         if isinstance(t, YMap) and t.get("do") is not None:
             w.item(1, "does")
@@ -391,14 +281,14 @@ def _round_end(w: Writer, game: Any, doc: YMap) -> None:
     for name in settle:
         if name in trig:
             continue
-        w.item(0, f"**{name}**{_why(settle, name)}")
+        w.item(0, f"**{name}**{why(settle, name)}")
         w.item(1, f"when the rules end it: {code(f'end_round({name!r})')}")
         _settle(w, settle, name)
     if r.get("end") is not None:
-        w.item(0, f"after any round is settled{_why(r, 'end')}")
+        w.item(0, f"after any round is settled{why(r, 'end')}")
         w.effects(1, r["end"])
     nd = r.get("next_dealer")
-    w.item(0, "the next dealer: " + (code(nd) + _why(r, "next_dealer") if nd is not None
+    w.item(0, "the next dealer: " + (code(nd) + why(r, "next_dealer") if nd is not None
                                      else "the same dealer"))
 
 
@@ -416,8 +306,8 @@ def _match_end(w: Writer, doc: YMap) -> None:
     w.head(2, "How the match ends")
     over, win = m.get("over"), m.get("winner")
     w.item(0, "after a round, the match is over when " +
-           (code(over) + _why(m, "over") if over is not None else "never (one round at a time)"))
-    w.item(0, "the winner: " + (code(win) + _why(m, "winner") if win is not None
+           (code(over) + why(m, "over") if over is not None else "never (one round at a time)"))
+    w.item(0, "the winner: " + (code(win) + why(m, "winner") if win is not None
                                 else "none named by the rules"))
 
 
@@ -429,18 +319,18 @@ def _options(w: Writer, game: Any, doc: YMap) -> None:
     w.head(2, "Options")
     w.para("Set with `--option NAME=VALUE`; rules text reads them as `opt.NAME`.")
     for name, spec in specs.items():
-        facts = [f"default {_text(spec.get('default'))}"]
+        facts = [f"default {text_of(spec.get('default'))}"]
         if "min" in spec or "max" in spec:
-            facts.append(f"{_text(spec.get('min', '…'))} to {_text(spec.get('max', '…'))}")
+            facts.append(f"{text_of(spec.get('min', '…'))} to {text_of(spec.get('max', '…'))}")
         if spec.get("choices"):
-            facts.append("one of " + ", ".join(_text(c) for c in spec["choices"]))
+            facts.append("one of " + ", ".join(text_of(c) for c in spec["choices"]))
         now = game.options.get(name)
         if now != spec.get("default"):
-            facts.append(f"now {_text(now)}")
+            facts.append(f"now {text_of(now)}")
         text = f"{code(name)} ({'; '.join(facts)})"
         if spec.get("doc"):
-            text += f": {' '.join(_text(spec['doc']).split())}"
-        w.item(0, text + ("" if spec.get("doc") else _why(odoc, name)))
+            text += f": {' '.join(text_of(spec['doc']).split())}"
+        w.item(0, text + ("" if spec.get("doc") else why(odoc, name)))
 
 
 def _definitions(w: Writer, game: Any, doc: YMap) -> None:
@@ -461,76 +351,17 @@ def _definitions(w: Writer, game: Any, doc: YMap) -> None:
                 role = " (the hand's value)"
             elif func_name(sig) == game.heuristic:
                 role = " (what the greedy bot maximises)"
-            w.item(1, f"{code(sig)}{role}{_why(m, sig)}")
+            w.item(1, f"{code(sig)}{role}{why(m, sig)}")
             if m is pdoc:
                 w.effects(2, body)
             else:
                 w.item(2, code(body))
 
 
-def _differences(w: Writer, game: Any) -> None:
-    """What an ``extends:`` file sets or removes, each compared with the file it extends."""
-    from .rules import _resolve_extends, load_rules
-    from .yamlload import load_file
-
-    try:
-        own = load_file(game.path)
-    except RulesError:
-        return
-    if not isinstance(own, YMap) or own.get("extends") is None:
-        return
-    ext = own["extends"]
-    errors: list[RulesError] = []
-    target = _resolve_extends(str(ext), Path(game.path), True, Span(game.path), errors)
-    try:
-        base = load_rules(str(target)).doc if target is not None else YMap()
-    except RulesError:
-        base = YMap()
-    w.head(2, f"Differences from {code(ext)}")
-    for k, v in own.items():
-        if k in ("extends", "remove"):
-            continue
-        _diff(w, (str(k),), base.get(k) if k in base else _ABSENT, v)
-    for item in own.get("remove") or []:
-        w.item(0, f"removes {code(item)}")
-
-
-_ABSENT = object()
-
-
-def _diff(w: Writer, path: tuple[str, ...], old: Any, new: Any) -> None:
-    where = code(".".join(path))
-    if old is _ABSENT:
-        w.item(0, f"adds {where}" + _short(new))
-    elif isinstance(old, YMap) and isinstance(new, YMap):
-        for k, v in new.items():
-            _diff(w, (*path, str(k)), old.get(k) if k in old else _ABSENT, v)
-    elif _plain(old) != _plain(new):
-        w.item(0, f"changes {where}" + _short(new, "to") + _short(old, "(was", ")"))
-
-
-def _short(v: Any, word: str = ":", close: str = "") -> str:
-    """A value for the differences: short ones inline, else only its kind."""
-    if isinstance(v, YMap):  # a whole new section: the rules above show it
-        return " (shown above)" if word == ":" else f" {word} a section{close}"
-    text = "; ".join(split_effects(v)) if isinstance(v, (list, YList)) else _text(v)
-    text = " ".join(text.split())
-    if len(text) > MAX_SHORT:
-        text = text[:MAX_SHORT - 1] + "…"
-    return f"{'' if word == ':' else ' '}{word} {code(text)}{close}"
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    return " ".join(v.split()) if isinstance(v, str) else v
-
-
 def bundled_explained() -> dict[str, str]:
     """Every bundled game's explanation, by name (what docs/rules/ holds)."""
     import rulelang
+
     from .rules import bundled_names
 
     return {name: explain(rulelang.load(name)) for name in bundled_names()}
