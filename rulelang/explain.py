@@ -139,7 +139,8 @@ def _zones(w: Writer, game: Any, doc: YMap) -> None:
         facts = ["one for each player" if zd.per_player else "shared",
                  VISIBILITY.get(zd.visibility, zd.visibility)]
         if isinstance(z, YMap) and "face" in z:
-            facts.append(f"a card put into it lies face {z['face']}")
+            facts.append(f"a card put into it lies face {z['face']}"
+                         + (", seen by everyone" if z["face"] == "up" else ""))
         if zd.home:
             facts.append("the deck starts here")
         if zd.groups:

@@ -12,7 +12,7 @@ from typing import Any
 from .errors import RulesError, Span
 from .yamlload import YList, YMap
 
-MAX_SHORT = 70  # a value longer than this is shown on lines of its own in the differences
+MAX_SHORT = 70  # a value in the differences is cut short (…) past this many characters
 
 
 def code(text: Any) -> str:
