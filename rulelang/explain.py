@@ -307,7 +307,7 @@ def _match_end(w: Writer, doc: YMap) -> None:
     w.head(2, "How the match ends")
     over, win = m.get("over"), m.get("winner")
     w.item(0, "after a round, the match is over when " +
-           (code(over) + why(m, "over") if over is not None else "never (one round at a time)"))
+           (code(over) + why(m, "over") if over is not None else "never: the rules set no end"))
     w.item(0, "the winner: " + (code(win) + why(m, "winner") if win is not None
                                 else "none named by the rules"))
 
