@@ -101,14 +101,14 @@ def show_game(path: str, seat: int | None = None, index: int | None = None,
     state = game.new_state(players, seed=game_seed(seed, idx), auto_continue=False, **limits)
     view = "every card shown" if seat is None else f"as P{seat} sees it"
     yield (f"{game.name}: game {idx} of the log (seed {seed}), {players} players, {view}")
-    yield f"round {state.round}, P{state.dealer} deals"
+    yield _round_start(state)
     yield from _position(state, seat)
     for k, item in enumerate(rec["moves"], 1):
         mover, move = item
         while state.status == "round_over":
             yield from _round_over(state, seat)
             state.next_round()
-            yield f"round {state.round}, P{state.dealer} deals"
+            yield _round_start(state)
             yield from _position(state, seat)
         if state.status == "game_over":
             raise LoadError(f"the game was over before move {k}", where)
@@ -241,6 +241,12 @@ def _position(state: Any, seat: int | None) -> Iterator[str]:
     to = state.current_player()
     if to is not None:
         yield f"  to move: {_who(to, seat)} (phase {state.phase})"
+
+
+def _round_start(state: Any) -> str:
+    """A round's first line: who deals (a game with a house: the house, no seat)."""
+    dealt = "" if state.game.house is not None else f", P{state.dealer} deals"
+    return f"round {state.round}{dealt}"
 
 
 def _round_over(state: Any, seat: int | None) -> Iterator[str]:
