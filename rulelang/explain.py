@@ -55,6 +55,7 @@ def explain(game: Any) -> str:
     _match_end(w, doc)
     _options(w, game, doc)
     _definitions(w, game, doc)
+    _other(w, doc)
     differences(w, game)
     return w.text()
 
@@ -357,6 +358,33 @@ def _definitions(w: Writer, game: Any, doc: YMap) -> None:
                 w.effects(2, body)
             else:
                 w.item(2, code(body))
+
+
+# the sections the parts above read; any other is shown as the file writes it (_other)
+SHOWN = frozenset({
+    "name", "description", "extends", "remove", "players", "direction", "options", "deck",
+    "values", "data", "zones", "counters", "globals", "functions", "procedures", "house",
+    "hand_evaluator", "heuristic", "conserved", "teams", "match", "round", "turn", "phases"})
+
+
+def _other(w: Writer, doc: YMap) -> None:
+    """The sections of the rules language this module has no part for, as nested lists."""
+    for key in doc:
+        if key not in SHOWN:
+            w.head(2, f"`{key}`")
+            _nested(w, 0, doc, key)
+
+
+def _nested(w: Writer, depth: int, m: YMap, key: str) -> None:
+    v = m[key]
+    if isinstance(v, YMap):
+        if depth:
+            w.item(depth - 1, f"{code(key)}{why(m, key)}")
+        for k in v:
+            _nested(w, depth + 1, v, k)
+    else:
+        w.item(max(depth - 1, 0), f"{code(key)}: " + ", ".join(code(e) for e in split_effects(v))
+               + why(m, key))
 
 
 def bundled_explained() -> dict[str, str]:

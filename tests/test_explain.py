@@ -99,3 +99,18 @@ def test_replay_show_from_a_seat_and_from_all(tmp_path: Path) -> None:
         r = run_cli("replay", str(log), *args)
         assert_no_traceback(r)
         assert r.returncode == 2, output(r)
+
+
+def test_a_section_explain_has_no_part_for_is_shown_as_written() -> None:
+    """A section of the rules language added later reads back as nested lists, comments
+    included, rather than being left out."""
+    from rulelang.explain import _other
+    from rulelang.ruletext import Writer
+    from rulelang.yamlload import load_text
+
+    doc = load_text("name: x\nlater:\n  # what is shown\n  show: {lives: lives left}\n"
+                    "  sort: [suit, rank]   # the order of a hand\n", "x.yaml")
+    w = Writer()
+    _other(w, doc)
+    assert w.text() == ("## `later`\n\n- `show` — what is shown\n  - `lives`: `lives left`\n"
+                        "- `sort`: `suit`, `rank` — the order of a hand\n")
