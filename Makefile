@@ -7,7 +7,7 @@ DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 ENVSTAMP := $(VENV)/.installed-envs
 
-.PHONY: demo test test-long test-envs lint bench bench-smoke pypy fuzz soak clean accel accel-clean
+.PHONY: demo rules-docs test test-long test-envs lint bench bench-smoke pypy fuzz soak clean accel accel-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -29,6 +29,11 @@ $(BENCHSTAMP): pyproject.toml | $(BIN)/python
 demo: $(STAMP)
 	$(BIN)/rulelang check games
 	$(BIN)/rulelang simulate thirty-one --players 4 --games 200 --agents greedy,random --seed 1
+
+# docs/rules/<game>.md: `rulelang explain` of every bundled game (tests/test_explain.py checks
+# that they are current)
+rules-docs: $(STAMP)
+	$(BIN)/python -m rulelang.explain --write docs/rules
 
 # `rulelang test games` (every bundled scenario) is not run here on its own: the suite runs it
 # (tests/test_cli.py::test_test_bundled_games, which also checks the count passed), and it costs

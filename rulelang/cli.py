@@ -198,6 +198,21 @@ def score(game: str = typer.Argument(..., help="a rules file or a bundled game's
         _echo(str(value))
 
 
+@app.command()
+def explain(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
+            option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
+            allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
+            ) -> None:
+    """The rules file read back as rules (Markdown): deck, zones, the deal, a turn, how a
+    round ends and is settled, the match, options; a variant's differences from its base."""
+    from .explain import explain as explained
+
+    try:
+        _echo(explained(_load_game(game, _parse_options(option), allow_any_path)).rstrip("\n"))
+    except RulesError as e:
+        _fail(e)
+
+
 @app.command("compile")
 def compile_(game: str = typer.Argument(..., help="a rules file or a bundled game's name"),
              dump: bool = typer.Option(False, "--dump", help="print the generated Python"),
@@ -447,13 +462,24 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
 
 @app.command()
 def replay(file: str = typer.Argument(..., help="a log written by simulate --record"),
+           show: bool = typer.Option(False, "--show", help="print one game move by move, "
+                                     "each move and the position after it"),
+           seat: int = typer.Option(None, help="with --show: only what this seat sees"),
+           game: int = typer.Option(None, help="with --show: the game of this index"),
            allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
            ) -> None:
     """Replay the games of a log written by `simulate --record` and check that each ends
     exactly as logged (exit 1 on a mismatch, or if the rules files changed since)."""
     from .replay import replay_file
+    from .replayshow import show_game
 
     try:
+        if not show and (seat is not None or game is not None):
+            raise UsageError("--seat and --game go with --show")
+        for line in show_game(file, seat, game, allow_any_path) if show else ():
+            _echo(line)
+        if show:
+            return
         report = replay_file(file, allow_any_path)
     except RulesError as e:
         _fail(e)
