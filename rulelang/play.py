@@ -19,6 +19,7 @@ from .agents import make_agent
 from .cards import JOKER, RED_SUITS, pretty
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
+from .rules import bundled_dir
 from .showvalue import house_shares, show_value
 from .terminal import console as safe_console
 from .terminal import styled
@@ -255,6 +256,10 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                     state, seen_events, held = undo.pop()
                     _say(con, "  back to your previous decision")
                     break
+                if text.lower() == "scenario" and "scenario" not in moves:
+                    _say(con, f"  wrote {write_scenario(state, seed)}: this position as a "
+                              "scenario (`rulelang test` it, or add expectations)")
+                    continue
                 if text.lower() == "hint" and "hint" not in moves:
                     _hint(con, state, seat, seed, bot_work)
                     continue
@@ -265,7 +270,8 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                         listed.append((m, "bold"))
                     _say(con, f"  type a number from 1 to {len(moves)}, or a move as listed "
                          "(any case, 10 for T): ", *listed, "; 'hint' asks the tree search, "
-                         "'undo' goes back to your previous decision, 'q' quits")
+                         "'undo' goes back to your previous decision, 'scenario' writes this "
+                         "position as a scenario file, 'q' quits")
                     continue
                 if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
                     text = moves[int(text) - 1]
@@ -285,6 +291,34 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
     except (EOFError, KeyboardInterrupt):
         _say(con, "\nbye")
         return 0
+
+
+def write_scenario(state: Any, seed: int, folder: str = ".") -> str:
+    """Write the position as a scenario file: the game, its options, the seed and the moves
+    that led here (``dealer: rules`` draws the same first dealer, ``continue: true`` deals the
+    same next rounds), expecting the seat to move; its path. Nothing of the hidden cards is
+    written: the seed deals them again."""
+    import json
+    import os
+
+    g = state.game
+    path = os.path.abspath(g.path)
+    bundled = os.path.dirname(path) == str(bundled_dir().resolve())
+    name = os.path.splitext(os.path.basename(path))[0]
+    game = name if bundled else os.path.relpath(path, folder)
+    out = os.path.join(folder, f"{name}-seed{seed}-move{len(state.history)}.scenario.yaml")
+    lines = [f"# written by rulelang play at move {len(state.history)}",
+             f"game: {json.dumps(game)}", f"players: {state.n}", f"seed: {seed}",
+             "dealer: rules", "continue: true",
+             "options: {" + ", ".join(f"{k}: {json.dumps(v)}" for k, v in g.options.items())
+             + "}", "moves:"]
+    lines += [f"  - {json.dumps(f'{p}: {m}')}" for p, m in state.history] or ["  []"]
+    if lines[-1] == "  []":
+        lines[-2:] = ["moves: []"]
+    lines += ["expect:", f"  to_move: {state.current_player()}"]
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return out
 
 
 def _own_hand(state: Any, seat: int) -> frozenset[str]:

@@ -4,6 +4,8 @@ standings when the game ends."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .helpers import output, run_cli
 
 
@@ -29,3 +31,15 @@ def test_the_game_ends_with_standings() -> None:
     tail = out[out.index("Game over."):].splitlines()
     assert tail[1] == "Standings:"
     assert "(winner)" in tail[2] and all("lives" in ln for ln in tail[2:4])
+
+
+def test_scenario_at_the_prompt_writes_a_scenario_that_passes(tmp_path: Path) -> None:
+    r = run_cli("play", "thirty-one", "--seed", "1", "--players", "2",
+                stdin="1\n2\nscenario\nq\n", cwd=tmp_path)
+    assert r.returncode == 0, output(r)
+    written = list(tmp_path.glob("thirty-one-seed1-move*.scenario.yaml"))
+    assert len(written) == 1 and "wrote" in r.stdout
+    text = written[0].read_text(encoding="utf-8")
+    assert "dealer: rules" in text and '"0: draw stock"' in text and "to_move: 0" in text
+    t = run_cli("test", str(written[0]))
+    assert t.returncode == 0 and t.stdout.strip().endswith("1 passed, 0 failed"), output(t)
