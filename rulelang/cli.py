@@ -434,7 +434,8 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
          bot_work: int = typer.Option(None, help=BOT_WORK_HELP),
          allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
          ) -> None:
-    """A game in the terminal: you at one seat, bots at the others."""
+    """A game in the terminal: you at one seat, bots at the others (GAME may be a position
+    saved with 'scenario' at the prompt, to play on from it)."""
     import random
 
     from .agents import parse_agents
@@ -442,6 +443,13 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
 
     try:
         opts = _parse_options(option)
+        moves: list[str] = []
+        if game.endswith(".scenario.yaml"):  # a game saved with `scenario` at the prompt
+            from .play import saved_game
+
+            if players is not None or seed is not None or opts:
+                raise UsageError("a saved game sets its own players, seed and options")
+            game, players, seed, opts, moves = saved_game(game)
         g = _load_game(game, opts, allow_any_path)
         n = g.default_players if players is None else players
         if not g.min_players <= n <= g.max_players:
@@ -453,7 +461,7 @@ def play(game: str = typer.Argument(..., help="a rules file or a bundled game's 
         _check_bot_work(bot_work)
         limits = _limits(max_steps, max_round_steps, None, None, max_work)
         s = seed if seed is not None else random.randrange(1_000_000)
-        code = play_game(g, n, seat, names, s, bot_work=bot_work, limits=limits)
+        code = play_game(g, n, seat, names, s, bot_work=bot_work, limits=limits, moves=moves)
     except RulesError as e:
         _fail(e)
         return

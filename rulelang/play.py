@@ -11,6 +11,7 @@ as markup, whatever console it is printed on.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Union
 
 from rich.console import Console
@@ -190,23 +191,36 @@ def _group_lines(con: Console, state: Any, seat: int, zd: Any, z: list) -> None:
 
 def play_game(game: Any, players: int, seat: int, agents: list[str], seed: int,
               input_fn: Any = input, console: Console | None = None,
-              bot_work: int | None = None, limits: dict[str, int] | None = None) -> int:
-    """Play one game in the terminal; ``limits``: the engine's (``new_state``'s keywords)."""
+              bot_work: int | None = None, limits: dict[str, int] | None = None,
+              moves: list[str] | None = None) -> int:
+    """Play one game in the terminal; ``limits``: the engine's (``new_state``'s keywords);
+    ``moves``: the moves of a saved game ("SEAT: MOVE"), played first."""
     con = console or safe_console()
     try:
-        return _play(con, game, players, seat, agents, seed, input_fn, bot_work, limits or {})
+        return _play(con, game, players, seat, agents, seed, input_fn, bot_work, limits or {},
+                     moves or [])
     except RuntimeRulesError as e:  # the rules went wrong: say how to deal this game again
         e.add_context(f"in the game with seed {seed}; play --seed {seed} deals it again")
         raise
 
 
 def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], seed: int,
-          input_fn: Any, bot_work: int | None, limits: dict[str, int]) -> int:
+          input_fn: Any, bot_work: int | None, limits: dict[str, int], saved: list[str]) -> int:
     state = game.new_state(players, seed=seed, auto_continue=False, **limits)
+    for k, m in enumerate(saved):  # a saved game: its moves again, round after round
+        who, _sep, text = m.partition(":")
+        if state.status == "round_over":
+            state.next_round()
+        if state.current_player() != int(who):
+            raise UsageError(f"saved game: move {k + 1} ('{m}') is P{who}'s, but "
+                             f"P{state.current_player()} is to move")
+        state.apply(text.strip())
     bots = {p: make_agent(agents[p], seed * 31 + p + 1, bot_work) for p in range(players)
             if p != seat}
     _say(con, (str(game.name), "bold"), f" — {players} players, seed {seed}. "
          "Type a number or a move; '?' helps, 'q' quits.")
+    if saved:
+        _say(con, f"  a saved game: its {len(saved)} moves played again")
     _show_cuts(con, state, seat)
     if game.teams is not None:
         _say(con, "  teams: " + ", ".join(_team(state, t, seat) for t in sorted(set(state.team))))
@@ -269,9 +283,10 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                         listed += [", "] if k else []
                         listed.append((m, "bold"))
                     _say(con, f"  type a number from 1 to {len(moves)}, or a move as listed "
-                         "(any case, 10 for T): ", *listed, "; 'hint' asks the tree search, "
-                         "'undo' goes back to your previous decision, 'scenario' writes this "
-                         "position as a scenario file, 'q' quits")
+                         "(any case, 10 for T): ", *listed, "; 'q' quits")
+                    _say(con, "  'hint': what the tree search would play; 'undo': back to your "
+                         "previous decision; 'scenario': this position saved as a scenario "
+                         "file (play it on with rulelang play FILE)")
                     continue
                 if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
                     text = moves[int(text) - 1]
@@ -293,13 +308,39 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
         return 0
 
 
+def saved_game(path: str) -> tuple[str, int, int, dict[str, Any], list[str]]:
+    """A position saved with ``scenario`` at the prompt: its game, players, seed, options and
+    moves ("SEAT: MOVE"). A file that is not one is a usage error naming what is missing."""
+    from .errors import RulesError as _RulesError
+    from .yamlload import load_file
+
+    try:
+        doc = load_file(path)
+    except _RulesError as e:
+        raise UsageError(f"cannot read the saved game: {e.message}") from None
+    ok = (isinstance(doc, dict) and isinstance(doc.get("game"), str)
+          and isinstance(doc.get("seed"), int) and doc.get("dealer") == "rules"
+          and isinstance(doc.get("moves") or [], list))
+    if not ok:
+        raise UsageError(f"{path} is not a game saved by 'scenario' at the play prompt "
+                         "(it needs game, seed, dealer: rules and moves)")
+    moves = [str(m) for m in doc.get("moves") or []]
+    if not all(m.partition(":")[0].strip().isdigit() for m in moves):
+        raise UsageError(f"{path}: a saved move is written \"SEAT: MOVE\"")
+    game = str(doc["game"])
+    if game.endswith(".yaml") and not os.path.isabs(game):  # relative to the saved file
+        game = os.path.join(os.path.dirname(os.path.abspath(path)), game)
+    players = doc.get("players")
+    return (game, int(players) if isinstance(players, int) else None,  # type: ignore[return-value]
+            int(doc["seed"]), dict(doc.get("options") or {}), moves)
+
+
 def write_scenario(state: Any, seed: int, folder: str = ".") -> str:
     """Write the position as a scenario file: the game, its options, the seed and the moves
     that led here (``dealer: rules`` draws the same first dealer, ``continue: true`` deals the
     same next rounds), expecting the seat to move; its path. Nothing of the hidden cards is
     written: the seed deals them again."""
     import json
-    import os
 
     g = state.game
     path = os.path.abspath(g.path)

@@ -43,3 +43,15 @@ def test_scenario_at_the_prompt_writes_a_scenario_that_passes(tmp_path: Path) ->
     assert "dealer: rules" in text and '"0: draw stock"' in text and "to_move: 0" in text
     t = run_cli("test", str(written[0]))
     assert t.returncode == 0 and t.stdout.strip().endswith("1 passed, 0 failed"), output(t)
+
+
+def test_a_saved_position_is_played_on(tmp_path: Path) -> None:
+    run_cli("play", "thirty-one", "--seed", "1", "--players", "2", stdin="1\n2\nscenario\nq\n",
+            cwd=tmp_path)
+    saved = next(tmp_path.glob("thirty-one-seed1-move*.scenario.yaml"))
+    r = run_cli("play", str(saved), stdin="q\n")
+    assert r.returncode == 0, output(r)
+    assert "a saved game: its 6 moves played again" in r.stdout
+    assert "hand you: 7♣ 3♠ 4♠" in r.stdout  # the position it was saved at
+    bad = run_cli("play", str(saved), "--seed", "3")
+    assert bad.returncode == 2 and "sets its own" in bad.stderr
