@@ -52,6 +52,8 @@ class RunFiles:
         if report is not None:
             if Path(report).suffix.lower() not in KINDS:
                 raise UsageError(f"--report: {report} must end in .html or .png")
+            if not Path(report).resolve().parent.is_dir():  # said now, not after the games
+                raise UsageError(f"--report: cannot write {report}: no such folder")
             figure_type()
         self.files: list[RecordFile | None] = []
         # each run's games by length (rounds, decisions): the report's histograms

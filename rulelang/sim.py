@@ -26,7 +26,7 @@ from .metrics import median_of as _median
 from .metrics import wilson
 from .replay import log_line, outcome
 from .seeds import game_seed  # also read as sim.game_seed by callers
-from .simio import game_record
+from .simio import game_record, numeric_counters
 
 
 def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
@@ -84,14 +84,12 @@ def round_figures(state: Any) -> dict[str, Any]:
     role_delta: dict[str, dict[str, list[float]]] = {}
     game = state.game
     names = [name for name, _ in game.counters]
-    # a counter that holds lists or records has no change to average: it is left out
-    shaped = [game.counter_types.get(n, "").startswith("list")
-              or game.counter_types.get(n) == "record" for n in names]
+    numeric = numeric_counters(game)  # a counter of lists or records is left out
     house = getattr(game, "house", None)
     for name, _turns, dealer, delta, seated, _decisions in state.round_results:
         ended[name or "none"] += 1
         for ci, row in enumerate(delta):
-            if shaped[ci]:
+            if not numeric[ci]:
                 continue
             roles = role_delta.setdefault(names[ci], {})
             for p in seated:

@@ -28,16 +28,21 @@ def progress_lines(total: int, say: Callable[[str], None], first: float = 2.0,
     return advance
 
 
+def numeric_counters(game: Any) -> list[bool]:
+    """For each of a game's counters, whether it holds numbers: one that holds lists or
+    records has no change per round to report or average."""
+    return [not (game.counter_types.get(n, "").startswith("list")
+                 or game.counter_types.get(n) == "record") for n, _ in game.counters]
+
+
 def game_record(state: Any, i: int, seed: int, winners: list[int]) -> dict[str, Any]:
     """One finished game's line of ``--records`` (JSON-ready): its index in the run and its own
     seed (what plays it again), the winners, its length, and each round: how it ended, its
     dealer, the seats in play, turns, decisions, and the change of each counter per seat (and
     of the house's share, in a game with a house). A counter holding lists or records has no
     change to give and is left out, as in the statistics."""
-    game = state.game
-    names = [name for name, _ in game.counters]
-    numeric = [not (game.counter_types.get(n, "").startswith("list")
-                    or game.counter_types.get(n) == "record") for n in names]
+    names = [name for name, _ in state.game.counters]
+    numeric = numeric_counters(state.game)
     rounds = []
     for k, (name, turns, dealer, delta, seated, decisions) in enumerate(state.round_results):
         one: dict[str, Any] = {
