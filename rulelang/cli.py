@@ -77,6 +77,8 @@ def _load_game(name: str, options: dict[str, Any] | None = None,
     return load(name, options, allow_any_path)
 
 
+REPORT_HELP = ("draw the statistics to FILE.html or FILE.png (needs matplotlib: pip "
+               "install 'rulelang[plot]')")
 ALLOW_HELP = ("let extends: name any file (absolute paths, '..' out of the folder); only for "
               "rules files you trust")
 
@@ -315,6 +317,9 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
              as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
              record: str = typer.Option(None, help="write every game's moves to this file "
                                         "(JSON Lines) for `rulelang replay`"),
+             records: str = typer.Option(None, help="write one JSON line per game (seed, "
+                                         "winners, length, each round's outcome) to this file"),
+             report: str = typer.Option(None, help=REPORT_HELP),
              max_steps: int = typer.Option(None, help="engine steps allowed per game "
                                            "(default 20,000,000)"),
              max_round_steps: int = typer.Option(None, help="engine steps allowed per round "
@@ -331,9 +336,11 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     """Bot-vs-bot games and their statistics."""
     from . import sim
     from .agents import parse_agents
+    from .report import RunFiles
     from .simio import RecordFile, print_stats, progress_lines
 
     log: RecordFile | None = None
+    files: RunFiles | None = None
     try:
         opts = _parse_options(option)
         g = _load_game(game, opts, allow_any_path)
@@ -352,9 +359,10 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         show_bar = not as_json and sys.stderr.isatty()
         if not show_bar:  # a pipe, a log or --json: a plain line now and then, on stderr
             more_progress = progress_lines(games, _echo_err)
+        files = RunFiles([("--records", records)], report)
         if record is not None:
             log = RecordFile(record)
-        more: dict[str, Any] = {"record_to": log, "limits": limits,
+        more: dict[str, Any] = {"record_to": log, "limits": limits, "records_to": files.sink(0),
                                 "allow_any_path": allow_any_path, "game": g,
                                 "bot_work": bot_work}
         if show_bar:
@@ -370,16 +378,17 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         if log is not None:
             log, done = None, log
             done.close()  # the last lines reach the file here: a full disk shows at the latest
+        files.close()
+        stats.update(game=g.name, seed=seed, options=dict(g.options))  # what reproduces it
+        files.write_report([stats])
     except RulesError as e:
         _fail(e)
         return
     finally:
         if log is not None:
             log.close(quietly=True)  # an error is on its way already
-    stats["game"] = g.name
-    # what reproduces the run: the seed and every option's value (defaults included)
-    stats["seed"] = seed
-    stats["options"] = dict(g.options)
+        if files is not None:
+            files.close(quietly=True)
     if as_json:
         # strict JSON: the counters hold finite numbers (runtime.counter), and were one to
         # slip through, an error is better than a NaN a JSON reader refuses
@@ -402,6 +411,10 @@ def compare(a: str = typer.Argument(..., help="a rules file or a bundled game's 
             option: list[str] = typer.Option(None, help="a rules option of both, KEY=VALUE"),
             option_a: list[str] = typer.Option(None, help="a rules option of A alone"),
             option_b: list[str] = typer.Option(None, help="a rules option of B alone"),
+            records_a: str = typer.Option(None, help="write A's games to this file, as "
+                                          "simulate --records does"),
+            records_b: str = typer.Option(None, help="write B's games to this file"),
+            report: str = typer.Option(None, help=REPORT_HELP),
             as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
             allow_any_path: bool = typer.Option(False, "--allow-any-path", help=ALLOW_HELP)
             ) -> None:
@@ -411,7 +424,7 @@ def compare(a: str = typer.Argument(..., help="a rules file or a bundled game's 
     try:
         out = compare_games(a, b, players, games, agents, seed, workers, _load_game,
                             [_parse_options(o) for o in (option, option_a, option_b)],
-                            allow_any_path)
+                            allow_any_path, [records_a, records_b], report)
     except RulesError as e:
         _fail(e)
         return

@@ -177,12 +177,15 @@ def rows(sa: dict[str, Any], sb: dict[str, Any]) -> list[dict[str, Any]]:
 
 def compare_games(a: str, b: str, players: int | None, games: int, agents: str, seed: int,
                   workers: int, load: Callable[..., Any], options: list[dict[str, Any]],
-                  allow_any_path: bool = False) -> dict[str, Any]:
+                  allow_any_path: bool = False, records: list[str | None] | None = None,
+                  report: str | None = None) -> dict[str, Any]:
     """Simulate A and B (``load(name, options, allow_any_path)`` compiles each) on the same
     seeds with the same agents, and compare their metrics. ``options``: those of both, of A
-    alone, of B alone (each alone wins over both)."""
+    alone, of B alone (each alone wins over both); ``records``: the files of A's and B's
+    games (``simulate --records``), ``report`` the file of the report (``report.py``)."""
     from . import sim
     from .agents import parse_agents
+    from .report import RunFiles
 
     opts_a, opts_b = {**options[0], **options[1]}, {**options[0], **options[2]}
     ga, gb = load(a, opts_a, allow_any_path), load(b, opts_b, allow_any_path)
@@ -195,16 +198,24 @@ def compare_games(a: str, b: str, players: int | None, games: int, agents: str, 
         raise UsageError(f"--games must be at least 2, --workers from 1 to {MAX_WORKERS}")
     names = parse_agents(agents, n)
     runs = []
-    for name, g, opts in ((a, ga, opts_a), (b, gb, opts_b)):
-        path = g.path if Path(g.path).is_file() else name
-        runs.append(sim.run(path, opts, n, games, names, seed, workers, game=g,
-                            allow_any_path=allow_any_path))
+    files = RunFiles(list(zip(("--records-a", "--records-b"), records or [None, None])), report)
+    try:
+        for k, (name, g, opts) in enumerate(((a, ga, opts_a), (b, gb, opts_b))):
+            path = g.path if Path(g.path).is_file() else name
+            runs.append(sim.run(path, opts, n, games, names, seed, workers, game=g,
+                                allow_any_path=allow_any_path, records_to=files.sink(k)))
+            runs[-1]["game"] = g.name
+        files.close()
+    finally:
+        files.close(quietly=True)
     sa, sb = runs
-    return {"a": {"game": ga.name, "path": a, "options": dict(ga.options)},
+    out = {"a": {"game": ga.name, "path": a, "options": dict(ga.options)},
             "b": {"game": gb.name, "path": b, "options": dict(gb.options)},
             "games": games, "players": n, "agents": names, "seed": seed,
             "alpha": ALPHA, "correction": "Holm-Bonferroni", "metrics": rows(sa, sb),
             "seconds": round(sa["seconds"] + sb["seconds"], 4)}
+    files.write_report(runs, out)
+    return out
 
 
 def _fmt(v: Any) -> str:

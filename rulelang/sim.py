@@ -26,16 +26,18 @@ from .metrics import median_of as _median
 from .metrics import wilson
 from .replay import log_line, outcome
 from .seeds import game_seed  # also read as sim.game_seed by callers
+from .simio import game_record, numeric_counters
 
 
 def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
              check: bool = False, record: bool = False,
              limits: dict[str, int] | None = None,
-             bot_work: int | None = None) -> dict[str, Any]:
+             bot_work: int | None = None, records: bool = False) -> dict[str, Any]:
     """Play game ``i`` of a run to the end; return its record. ``record`` keeps the moves
     (``moves``: [seat, text] pairs, and the ``outcome``) for a replay log; ``limits`` are the
     engine's step limits (``max_round_steps``, ``max_game_steps``); ``bot_work`` the work a
-    bot may do per decision (``agents.make_agent``)."""
+    bot may do per decision (``agents.make_agent``); ``records`` adds the game's line of
+    ``simulate --records`` (``line``: ``simio.game_record``)."""
     gs = game_seed(seed, i)
     problems: list[str] = []
     order: list[int] = []  # the seats in the order of their first decision (metrics.py)
@@ -68,6 +70,8 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
     if record:
         out["moves"] = [[p, text] for p, text in state.history]
         out["outcome"] = outcome(state)
+    if records:
+        out["line"] = game_record(state, i, gs, winners)
     return out
 
 
@@ -80,14 +84,12 @@ def round_figures(state: Any) -> dict[str, Any]:
     role_delta: dict[str, dict[str, list[float]]] = {}
     game = state.game
     names = [name for name, _ in game.counters]
-    # a counter that holds lists or records has no change to average: it is left out
-    shaped = [game.counter_types.get(n, "").startswith("list")
-              or game.counter_types.get(n) == "record" for n in names]
+    numeric = numeric_counters(game)  # a counter of lists or records is left out
     house = getattr(game, "house", None)
     for name, _turns, dealer, delta, seated, _decisions in state.round_results:
         ended[name or "none"] += 1
         for ci, row in enumerate(delta):
-            if shaped[ci]:
+            if not numeric[ci]:
                 continue
             roles = role_delta.setdefault(names[ci], {})
             for p in seated:
@@ -132,6 +134,9 @@ class Tally:
         self.problems: list[str] = []
         self.teams: list[int] | None = None  # each seat's team, in a game of teams
         self.metrics = metrics.MetricTally()
+        # a worker's chunk's lines of ``--records``, in game order: the run writes them out
+        # as the chunks come back (merge leaves them), so no run keeps every game's line
+        self.lines: list[dict[str, Any]] = []
 
     def add(self, r: dict[str, Any]) -> None:
         """Count one game's record (from ``play_one``)."""
@@ -175,14 +180,18 @@ def _play_chunk(game: Any, players: int, agents: list[str], seed: int, lo: int, 
                 check: bool, record: bool, limits: dict[str, int] | None,
                 keep_log: Callable[[int, list, Any], None] | None = None,
                 progress: Callable[[int], None] | None = None,
-                bot_work: int | None = None) -> Tally:
+                bot_work: int | None = None, records: bool = False,
+                keep_line: Callable[[dict[str, Any]], None] | None = None) -> Tally:
     """Play games ``lo``..``hi - 1`` and tally them; each recorded game's moves and outcome go
-    to ``keep_log(i, moves, outcome)``."""
+    to ``keep_log(i, moves, outcome)``; with ``records``, each game's line of ``--records``
+    goes to ``keep_line`` (by default the tally's ``lines``)."""
     tally = Tally()
     for i in range(lo, hi):
-        r = play_one(game, players, agents, seed, i, check, record, limits, bot_work)
+        r = play_one(game, players, agents, seed, i, check, record, limits, bot_work, records)
         if record and keep_log is not None:
             keep_log(i, r.pop("moves"), r.pop("outcome"))
+        if records:
+            (keep_line or tally.lines.append)(r.pop("line"))
         tally.add(r)
         if progress:
             progress(1)
@@ -226,7 +235,7 @@ def _worker(args: tuple) -> tuple[Tally, list[tuple[int, list, Any]]]:
     logs: list[tuple[int, list, Any]] = []
     tally = _play_chunk(game, players, agents, seed, lo, hi, check, extra.get("record", False),
                         extra.get("limits"), lambda i, m, o: logs.append((i, m, o)),
-                        bot_work=extra.get("bot_work"))
+                        bot_work=extra.get("bot_work"), records=extra.get("records", False))
     return tally, logs
 
 
@@ -335,12 +344,14 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
         seed: int = 0, workers: int = 1, check: bool = False,
         progress: Callable[[int], None] | None = None, record_to: Any = None,
         limits: dict[str, int] | None = None, allow_any_path: bool = False,
-        game: Any = None, bot_work: int | None = None) -> dict[str, Any]:
+        game: Any = None, bot_work: int | None = None,
+        records_to: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Simulate ``games`` games and return the statistics as one JSON-ready dict.
     ``record_to`` (a writable text file) receives one JSON line per game for ``rulelang
-    replay``; ``limits`` are the engine's step limits; ``game``, if given, is the compiled
-    game of ``path`` and ``options`` (the caller loaded it already); ``bot_work``: the work a
-    bot may do per decision (default limits.MAX_BOT_WORK)."""
+    replay``; ``records_to`` each game's record (``simio.game_record``), in game order
+    whatever the workers; ``limits`` are the engine's step limits; ``game``, if given, is the
+    compiled game of ``path`` and ``options`` (the caller loaded it already); ``bot_work``:
+    the work a bot may do per decision (default limits.MAX_BOT_WORK)."""
     from . import load
 
     t0 = time.perf_counter()
@@ -349,7 +360,7 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
     _GAMES[repr((path, sorted(options.items())))] = game
     record = record_to is not None
     extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path,
-             "bot_work": bot_work}
+             "bot_work": bot_work, "records": records_to is not None}
     keep_log = None
     if record:
         def keep_log(i: int, moves: list, result: Any) -> None:
@@ -357,7 +368,7 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
                                      moves, result) + "\n")
     if workers <= 1:
         tally = _play_chunk(game, players, agents, seed, 0, games, check, record, limits,
-                            keep_log, progress, bot_work)
+                            keep_log, progress, bot_work, records_to is not None, records_to)
     else:
         jobs = [(path, options, players, agents, seed, lo, hi, check, extra)
                 for lo, hi in chunks(games, workers)]
@@ -368,6 +379,9 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
                 for i, moves, result in logs:
                     if keep_log is not None:
                         keep_log(i, moves, result)
+                if records_to is not None:
+                    for line in part.lines:
+                        records_to(line)
                 if progress:
                     progress(part.games)
     seconds = time.perf_counter() - t0

@@ -1,6 +1,6 @@
-"""What a simulation run writes: its statistics as text, the log of ``simulate --record`` (a
-write that fails is a clean error naming the file) and progress lines for a run that is not
-shown a progress bar (a pipe, a log, ``--json``).
+"""What a simulation run writes: its statistics as text, the log of ``simulate --record`` and
+the per-game lines of ``--records`` (a write that fails is a clean error naming the file), and
+progress lines for a run that is not shown a progress bar (a pipe, a log, ``--json``).
 """
 
 from __future__ import annotations
@@ -28,20 +28,51 @@ def progress_lines(total: int, say: Callable[[str], None], first: float = 2.0,
     return advance
 
 
-class RecordFile:
-    """The file of ``simulate --record``: a write that fails (a full disk, ``/dev/full``, a
-    quota) is a clean error naming the file, as a file that cannot be opened is, not an
-    OSError out of the middle of the run."""
+def numeric_counters(game: Any) -> list[bool]:
+    """For each of a game's counters, whether it holds numbers: one that holds lists or
+    records has no change per round to report or average."""
+    return [not (game.counter_types.get(n, "").startswith("list")
+                 or game.counter_types.get(n) == "record") for n, _ in game.counters]
 
-    def __init__(self, path: str) -> None:
+
+def game_record(state: Any, i: int, seed: int, winners: list[int]) -> dict[str, Any]:
+    """One finished game's line of ``--records`` (JSON-ready): its index in the run and its own
+    seed (what plays it again), the winners, its length, and each round: how it ended, its
+    dealer, the seats in play, turns, decisions, and the change of each counter per seat (and
+    of the house's share, in a game with a house). A counter holding lists or records has no
+    change to give and is left out, as in the statistics."""
+    names = [name for name, _ in state.game.counters]
+    numeric = numeric_counters(state.game)
+    rounds = []
+    for k, (name, turns, dealer, delta, seated, decisions) in enumerate(state.round_results):
+        one: dict[str, Any] = {
+            "round": k + 1, "ended_by": name, "dealer": dealer, "seats": list(seated),
+            "turns": turns, "decisions": decisions,
+            "changes": {n: row[:state.n] for n, row, ok in zip(names, delta, numeric) if ok}}
+        house = {n: row[state.n] for n, row, ok in zip(names, delta, numeric)
+                 if ok and len(row) > state.n}
+        if house:
+            one["house"] = house
+        rounds.append(one)
+    return {"game": i, "seed": seed, "winners": list(winners), "rounds": state.round,
+            "decisions": state.decisions, "round_outcomes": rounds}
+
+
+class RecordFile:
+    """The file of ``simulate --record`` (or of another option: ``flag``): a write that fails
+    (a full disk, ``/dev/full``, a quota) is a clean error naming the file, as a file that
+    cannot be opened is, not an OSError out of the middle of the run."""
+
+    def __init__(self, path: str, flag: str = "--record") -> None:
         self.path = path
+        self.flag = flag
         try:
             self.file = open(path, "w", encoding="utf-8")
         except OSError as e:
             raise self._error(e) from None
 
     def _error(self, e: OSError) -> UsageError:
-        return UsageError(f"--record: cannot write {self.path}: {e.strerror or e}")
+        return UsageError(f"{self.flag}: cannot write {self.path}: {e.strerror or e}")
 
     def write(self, text: str) -> None:
         try:
