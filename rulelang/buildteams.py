@@ -53,11 +53,13 @@ def choose_first(b: Any, c: Any, turn: Any, phases_doc: Any,
                 phases: dict[str, Any]) -> tuple[str, Unit | None, tuple[str, ...]]:
     """``turn.first_phase``: (the phase every turn starts in, or the first it may name; the
     expression choosing it, or None when it names one outright; the phases it may name)."""
+    given = "first_phase" in turn
     raw = turn.get("first_phase", next(iter(phases_doc), ""))
     span = b.span(turn, "first_phase")
     text = str(raw)
-    if re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", text) or not phases:
-        name = text.strip()
+    # not given: the first phase listed, by its name, whatever characters the name holds
+    if not given or re.fullmatch(r"\s*[A-Za-z_][A-Za-z0-9_]*\s*", text) or not phases:
+        name = text.strip() if given else text
         if phases and name not in phases:
             b.err(f"turn.first_phase '{name}' is not a phase{did_you_mean(name, phases)}", span)
             return name, None, tuple(phases)  # not every phase reported unreachable as well

@@ -85,3 +85,14 @@ def test_a_value_that_is_no_phase_is_a_located_error(tmp_path: Path) -> None:
             as e:
         s.apply("ask")
     assert "t.yaml:" in e.value.render()
+
+
+def test_without_first_phase_the_first_phase_listed_starts_whatever_its_name(
+        tmp_path: Path) -> None:
+    # a phase named like no expression ("draw it!") was parsed as one: an error with no place
+    p = tmp_path / "g.yaml"
+    p.write_text("name: g\ndeck: {}\nzones: {s: {home: true}}\nround:\n  triggers:\n"
+                 "    done: turns > 2\nphases:\n  'draw it!':\n    actions: {wait: {}}\n",
+                 encoding="utf-8")
+    g = rulelang.load(str(p))
+    assert g.first_phase == "draw it!"
