@@ -43,7 +43,7 @@ rules-docs: $(STAMP)
 # fresh interpreter, 300 fuzz cases and 60 hypothesis examples per fuzz test, as the suite did
 # before, and the seat-bias check over 2,000 random games of every bundled game (about 5 min of
 # CPU: the figures of docs/games.md's "Seat figures"). Both run on the machine's cores
-# (pytest-xdist, at most 4 processes): 23 bundled games made the suite ~150 s of CPU, 75 s of
+# (pytest-xdist, at most 4 processes): 23 bundled games made the suite ~150 s of CPU, ~90 s of
 # wall time on two cores; a bundled game's compilation is shared within each process
 # (tests/gamecache.py; test-long compiles afresh).
 test: $(DEVSTAMP)
