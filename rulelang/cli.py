@@ -337,7 +337,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     from . import sim
     from .agents import parse_agents
     from .report import RunFiles
-    from .simio import RecordFile, print_stats, progress_lines
+    from .simio import RecordFile, progress_lines, show_stats
 
     log: RecordFile | None = None
     files: RunFiles | None = None
@@ -384,17 +384,17 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     except RulesError as e:
         _fail(e)
         return
+    except sim.Interrupted as e:  # Ctrl-C: the statistics of the games finished, then exit 130
+        e.stats.update(game=g.name, seed=seed, options=dict(g.options), interrupted=True)
+        show_stats(e.stats, as_json, _echo)
+        _echo_err(f"{e.stats['games']} of {e.asked} games finished: the statistics are theirs")
+        raise typer.Exit(130) from None
     finally:
         if log is not None:
             log.close(quietly=True)  # an error is on its way already
         if files is not None:
             files.close(quietly=True)
-    if as_json:
-        # strict JSON: the counters hold finite numbers (runtime.counter), and were one to
-        # slip through, an error is better than a NaN a JSON reader refuses
-        _echo(json.dumps(stats, allow_nan=False))
-    else:
-        print_stats(stats)
+    show_stats(stats, as_json, _echo)
     if stats.get("invariant_violations"):
         raise typer.Exit(1)
 

@@ -181,11 +181,13 @@ def _play_chunk(game: Any, players: int, agents: list[str], seed: int, lo: int, 
                 keep_log: Callable[[int, list, Any], None] | None = None,
                 progress: Callable[[int], None] | None = None,
                 bot_work: int | None = None, records: bool = False,
-                keep_line: Callable[[dict[str, Any]], None] | None = None) -> Tally:
-    """Play games ``lo``..``hi - 1`` and tally them; each recorded game's moves and outcome go
+                keep_line: Callable[[dict[str, Any]], None] | None = None,
+                tally: Tally | None = None) -> Tally:
+    """Play games ``lo``..``hi - 1`` and tally them (into ``tally`` if given, so that the games
+    finished are there if the run is interrupted); each recorded game's moves and outcome go
     to ``keep_log(i, moves, outcome)``; with ``records``, each game's line of ``--records``
     goes to ``keep_line`` (by default the tally's ``lines``)."""
-    tally = Tally()
+    tally = Tally() if tally is None else tally
     for i in range(lo, hi):
         r = play_one(game, players, agents, seed, i, check, record, limits, bot_work, records)
         if record and keep_log is not None:
@@ -366,26 +368,42 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
         def keep_log(i: int, moves: list, result: Any) -> None:
             record_to.write(log_line(game, path, options, players, agents, seed, i, limits,
                                      moves, result) + "\n")
-    if workers <= 1:
-        tally = _play_chunk(game, players, agents, seed, 0, games, check, record, limits,
-                            keep_log, progress, bot_work, records_to is not None, records_to)
-    else:
-        jobs = [(path, options, players, agents, seed, lo, hi, check, extra)
-                for lo, hi in chunks(games, workers)]
-        tally = Tally()
-        with closing(_in_workers(jobs, workers)) as answers:  # its workers stop at any error
-            for part, logs in answers:
-                tally.merge(part)
-                for i, moves, result in logs:
-                    if keep_log is not None:
-                        keep_log(i, moves, result)
-                if records_to is not None:
-                    for line in part.lines:
-                        records_to(line)
-                if progress:
-                    progress(part.games)
+    tally = Tally()
+    try:
+        if workers <= 1:
+            _play_chunk(game, players, agents, seed, 0, games, check, record, limits, keep_log,
+                        progress, bot_work, records_to is not None, records_to, tally)
+        else:
+            jobs = [(path, options, players, agents, seed, lo, hi, check, extra)
+                    for lo, hi in chunks(games, workers)]
+            with closing(_in_workers(jobs, workers)) as answers:  # workers stop at any error
+                for part, logs in answers:
+                    tally.merge(part)
+                    for i, moves, result in logs:
+                        if keep_log is not None:
+                            keep_log(i, moves, result)
+                    if records_to is not None:
+                        for line in part.lines:
+                            records_to(line)
+                    if progress:
+                        progress(part.games)
+    except KeyboardInterrupt:
+        # the games finished so far, in order (a game under way, or a chunk another worker
+        # was playing, is left out): what the run has to say when it is stopped
+        raise Interrupted(summarize(tally, players, agents, time.perf_counter() - t0),
+                          games) from None
     seconds = time.perf_counter() - t0
     return summarize(tally, players, agents, seconds)
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C: ``stats``, the statistics of the games finished before it, of
+    the ``asked`` games of the run."""
+
+    def __init__(self, stats: dict[str, Any], asked: int) -> None:
+        super().__init__()
+        self.stats = stats
+        self.asked = asked
 
 
 def chi2_sf(x: float, df: int) -> float:

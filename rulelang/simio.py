@@ -5,6 +5,7 @@ progress lines for a run that is not shown a progress bar (a pipe, a log, ``--js
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -86,6 +87,16 @@ class RecordFile:
         except OSError as e:
             if not quietly:
                 raise self._error(e) from None
+
+
+def show_stats(stats: dict[str, Any], as_json: bool, echo: Callable[[str], None]) -> None:
+    """The statistics as one JSON object (``--json``) or as text. Strict JSON: the counters
+    hold finite numbers (runtime.counter), and were one to slip through, an error is better
+    than a NaN a JSON reader refuses."""
+    if as_json:
+        echo(json.dumps(stats, allow_nan=False))
+    else:
+        print_stats(stats)
 
 
 def print_stats(s: dict[str, Any]) -> None:

@@ -30,3 +30,25 @@ def test_progress_lines_come_after_a_while_and_not_at_the_end() -> None:
     advance = progress_lines(10, quiet.append, first=3600.0)
     advance(5)
     assert quiet == []
+
+
+def test_ctrl_c_prints_the_statistics_of_the_games_finished() -> None:
+    import os
+    import signal
+    import subprocess
+
+    from .helpers import RULELANG
+    from .test_cli_robust import communicate, default_sigint, wait_until_busy
+
+    env = dict(os.environ, NO_COLOR="1", TERM="dumb")
+    proc = subprocess.Popen([RULELANG, "simulate", "thirty-one", "--games", "1000000", "--json",
+                             "--seed", "4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, preexec_fn=default_sigint)
+    wait_until_busy(proc, 1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = communicate(proc)
+    assert proc.returncode == 130, err
+    d = json.loads(out)
+    assert d["interrupted"] is True and 0 < d["games"] < 1_000_000 and d["seed"] == 4
+    assert f"{d['games']} of 1000000 games finished" in err
+    assert err.strip().endswith("interrupted") and "Traceback" not in err
