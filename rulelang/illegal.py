@@ -60,7 +60,7 @@ def reason(state: Any, move: str, legal: dict[str, tuple[Any, tuple]], texts: li
     if not mine:
         return f"'{name}' cannot be played now" + (f"; {mean}" if mean else "")
     typed = move.split()[len(name.split()):]
-    if not typed and mine:
+    if not typed:
         return f"'{name}' needs its choices, like '{mine[0]}'"
     # the first word after the action's name that no legal move of it has in that place
     opts = [t.split()[len(name.split()):] for t in mine]

@@ -42,10 +42,6 @@ def _fail(path: str, reason: str, line: int = 0) -> Outcome:
     return Outcome(path, False, reason, [(line, reason)])
 
 
-def _fail_at(line: int, path: str, reason: str) -> Outcome:
-    return _fail(path, reason, line)
-
-
 def run_scenario(path: Path, shown: str, games: dict[str, Any] | None = None) -> Outcome:
     """Run one scenario file; ``RulesError`` for a bad file, a failing ``Outcome`` otherwise.
     ``games`` keeps the games compiled for earlier scenarios of the same run, by rules file and
@@ -116,25 +112,26 @@ def _run(doc: YMap, game: Any, players: int, seed: int, shown: str) -> Outcome:
                 raise
             except RulesError:
                 if _fingerprint(S) != _fingerprint(before):
-                    return _fail_at(mspan.line, shown, f"move {i + 1} ('{m}'): the rejected "
-                                                       "move changed the state")
+                    return _fail(shown, f"move {i + 1} ('{m}'): the rejected move changed "
+                                        "the state", mspan.line)
                 continue
-            return _fail_at(mspan.line, shown,
-                            f"move {i + 1} ('{m}') should be illegal but was accepted")
+            return _fail(shown, f"move {i + 1} ('{m}') should be illegal but was accepted",
+                         mspan.line)
         if seat != S.current_player():
             who = S.current_player()
-            return _fail_at(mspan.line, shown, f"move {i + 1} ('{m}'): P{seat} is not to move "
-                                f"({'P' + str(who) if who is not None else 'nobody'} is)")
+            return _fail(shown, f"move {i + 1} ('{m}'): P{seat} is not to move "
+                                f"({'P' + str(who) if who is not None else 'nobody'} is)",
+                         mspan.line)
         try:
             S.apply(move)
         except RuntimeRulesError as e:  # not a rejection: the rules failed while playing it
             e.add_context(f"while playing move {i + 1} ('{m}')")
             raise
         except RulesError as e:
-            return _fail_at(mspan.line, shown, f"move {i + 1} ('{m}') was rejected: {e.message}")
+            return _fail(shown, f"move {i + 1} ('{m}') was rejected: {e.message}", mspan.line)
         bad = S.check_invariants()
         if bad:
-            return _fail_at(mspan.line, shown, f"after move {i + 1}: {bad[0]}")
+            return _fail(shown, f"after move {i + 1}: {bad[0]}", mspan.line)
     return _check_expect(S, doc.get("expect") or {}, shown)
 
 
