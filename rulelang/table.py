@@ -15,10 +15,11 @@ from typing import Any
 
 from .builtins import charged
 from .errors import RuntimeRulesError, UsageError
+from .fixeddeal import deal_fixed
 from .groupfx import unmeld
 from .groups import Group
 from .limits import MAX_COPIES, MAX_CUTS
-from .runtime import WORK, brief, charge, clipped_text, log_message
+from .runtime import brief, charge, clipped_text, log_message
 from .tricks import Tricks
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
@@ -459,60 +460,8 @@ class Table(Tricks):
 
     def deal_fixed(self, spec: dict[str, Any], round_start: Callable[[Any], None]) -> None:
         """Start a round on a scenario's fixed deal: round.start runs on a deck stacked so
-        that it deals these cards, so that what it works out from them (an upcard's suit,
-        who holds a card) describes this deal; then the position is exactly the scenario's.
-
-        A first run, on a copy, deals at random and lays out the scenario's cards over it:
-        the position the old way gave, with the same random cards in the zones the scenario
-        leaves. Each card of that run's deal is then matched with the card the scenario put
-        in its place, and round.start runs again on this state with every card renamed by
-        that matching as soon as its last ``gather`` has made the pack (a gather sorts it,
-        which would undo the renaming), so that its shuffle and deal bring each card where
-        the scenario put it. What the rules did not deal there (a hand given more cards than
-        the rules deal it, groups laid on the table) is put in place afterwards, with the
-        random draws the first run left."""
-        first = self.clone()  # type: ignore[attr-defined]
-        work = WORK[0]
-        gathers = _watch_gathers(first)
-        round_start(first)
-        del first.fx_gather
-        dealt = [cs[:] for cs in first.zones]
-        first.lay_out(spec)
-        laid = first.zones
-        rename: dict[int, int] = {}
-        for z, cs in enumerate(dealt):
-            rename.update(zip(cs, laid[z] if z < len(laid) else ()))
-        rest = [c for c in range(self.ncards) if c not in rename]
-        targets = set(rename.values())
-        rename.update(zip(rest, [c for c in range(self.ncards) if c not in targets]))
-        WORK[0] = work  # the first run was the engine's, not the rules' work
-        perm = [rename[c] for c in range(self.ncards)]
-        if gathers[0]:
-            _watch_gathers(self, gathers[0], lambda: self._rename(perm))
-        else:
-            self._rename(perm)
-        try:
-            round_start(self)
-        finally:
-            self.__dict__.pop("fx_gather", None)
-        # the scenario's position exactly: a card where the rules put it keeps its face
-        for c in range(self.ncards):
-            if self.loc[c] != first.loc[c]:
-                self.face[c] = first.face[c]
-        self.zones, self.loc, self.groups = first.zones, first.loc, first.groups
-        self.znames, self.zowner = first.znames, first.zowner
-        self.zvis, self.zface = first.zvis, first.zface
-        self.placer = first.placer
-        self.rng = first.rng
-
-    def _rename(self, perm: list[int]) -> None:
-        """Call card ``c`` ``perm[c]`` wherever it lies (zones keep their lists)."""
-        loc, face = self.loc[:], self.face[:]
-        for cs in self.zones:
-            cs[:] = [perm[c] for c in cs]
-        for c, d in enumerate(perm):
-            self.loc[d] = loc[c]
-            self.face[d] = face[c]
+        that it deals these cards (``fixeddeal.deal_fixed``)."""
+        deal_fixed(self, spec, round_start)
 
 
 def _groups_shape(per: Any, n: int) -> bool:
@@ -520,18 +469,3 @@ def _groups_shape(per: Any, n: int) -> bool:
     return isinstance(per, list) and len(per) == n and all(
         isinstance(grs, list) and all(isinstance(gr, list) and gr and not any(
             isinstance(x, (list, dict)) for x in gr) for gr in grs) for grs in per)
-
-
-def _watch_gathers(S: Any, k: int = 0, then: Callable[[], None] | None = None) -> list[int]:
-    """Count the gathers ``S`` makes from now on (in the list returned) and call ``then`` after
-    the k-th: its ``fx_gather`` is wrapped on the instance, until that attribute is deleted."""
-    calls = [0]
-    gather = S.fx_gather
-
-    def counted(zid: int) -> None:
-        gather(zid)
-        calls[0] += 1
-        if calls[0] == k and then is not None:
-            then()
-    S.fx_gather = counted
-    return calls
