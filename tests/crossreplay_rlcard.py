@@ -29,6 +29,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# what the runs compared, beyond each game's outcome: decisions (legal-move sets) compared, and
+# how the games compared to their end ended
+STATS: Counter[str] = Counter()
+
+
 class Disagreement(AssertionError):
     """RLCard and rulelang disagree: a bug in one of the two."""
 
@@ -97,6 +102,7 @@ def blackjack_game(seed: int, players: int) -> str:
         # RLCard offers hit and stand; rulelang also doubles and splits (RLCard has neither)
         _check({"hit", "stand"} <= legal and legal <= {"hit", "stand", "double", "split"},
                seed, f"step {i}: legal {sorted(legal)}, RLCard's hit, stand")
+        STATS["blackjack decisions"] += 1
         S.apply(a)
     _check(S.is_over(), seed, "rulelang's round is not over when RLCard's is")
     chips = S.result()["counters"]["chips"]
@@ -202,6 +208,7 @@ def uno_game(seed: int, players: int) -> str:
         ours = _rlcard_uno_choice(S.legal_moves())
         _check({_uno_move(a) for a in theirs} == ours, seed,
                f"step {step}: legal {sorted(ours)}, RLCard's {sorted(theirs)}")
+        STATS["uno decisions"] += 1
         a = rng.choice(theirs)
         drawn = g.dealer.deck[-1] if a == "draw" and g.dealer.deck else None
         if a == "draw" and drawn is None:
@@ -243,11 +250,156 @@ def uno_game(seed: int, players: int) -> str:
     return "agree"
 
 
+# ---------------------------------------------------------------------------------- Gin Rummy
+
+# one hand, no upcard offer (RLCard has no upcard: see gin_rummy_game)
+GIN_OPTIONS = (("target", 1), ("upcard_offer", False))
+
+
+def _gin_card(c: Any) -> str:
+    return c.rank + c.suit
+
+
+def _gin_move(a: Any) -> str:
+    """An RLCard Gin Rummy action as a move text (gin, a dead hand, scoring: by name)."""
+    from rlcard.games.gin_rummy.utils import action_event as ae
+
+    if isinstance(a, ae.DrawCardAction):
+        return "draw stock"
+    if isinstance(a, ae.PickUpDiscardAction):
+        return "draw discard"
+    if isinstance(a, ae.DiscardAction):
+        return "discard " + _gin_card(a.card)
+    if isinstance(a, ae.KnockAction):
+        return "knock " + _gin_card(a.card)
+    if isinstance(a, ae.GinAction):
+        return "gin"
+    if isinstance(a, ae.DeclareDeadHandAction):
+        return "dead hand"
+    return "score"
+
+
+def _rlcard_gin_choice(legal: list[str]) -> set[str]:
+    """rulelang's legal moves as RLCard offers them: gin, when it can, is RLCard's only move
+    (one action, the card chosen for the player)."""
+    if any(m.startswith("gin ") for m in legal):
+        return {"gin"}
+    return set(legal)
+
+
+def gin_rummy_game(seed: int, players: int = 2) -> str:
+    """One RLCard Gin Rummy hand, replayed in rulelang."""
+    from rlcard.games.gin_rummy.game import GinRummyGame
+    from rlcard.games.gin_rummy.judge import get_going_out_cards
+    from rlcard.games.gin_rummy.utils import action_event as ae
+
+    g = GinRummyGame()
+    g.np_random = np.random.RandomState(seed)
+    g.init_game()
+    rnd = g.round
+    dealer = int(rnd.dealer_id)
+    first = (dealer + 1) % 2
+    # RLCard deals the non-dealer eleven cards and no upcard; the non-dealer discards first.
+    # rulelang (no upcard offer) deals ten each and an upcard that the non-dealer may take:
+    # the eleventh card is that upcard, taken at once, so both start from the same eleven
+    eleventh = rnd.players[first].hand[-1]
+    hands: list[list[str]] = [[], []]
+    for p in (0, 1):
+        hands[p] = [_gin_card(c) for c in rnd.players[p].hand if c is not eleventh]
+    S = _rules("gin-rummy", GIN_OPTIONS).new_state(
+        2, seed=seed, dealer=dealer, auto_continue=False,
+        deal={"hand": hands, "discard": [_gin_card(eleventh)],
+              "stock": [_gin_card(c) for c in reversed(rnd.dealer.stock_pile)]})
+    _check(S.current_player() == first and "draw discard" in S.legal_moves(), seed,
+           f"the non-dealer P{first} should take the upcard: {S.legal_moves()}")
+    S.apply("draw discard")
+    rng = random.Random(seed)
+    step = 0
+    notes: set[str] = set()
+    while not g.is_over():
+        theirs = g.judge.get_legal_actions()
+        names = {_gin_move(a) for a in theirs}
+        if names == {"score"}:
+            g.step(theirs[0])
+            continue
+        p = rnd.current_player_id
+        if "dead hand" in names:
+            if S.round_over():  # two cards left in the stock: the hand is void in both
+                _check(S.last_ended_by == "void", seed, f"step {step}: ended {S.last_ended_by}")
+                g.step(next(a for a in theirs if _gin_move(a) == "dead hand"))
+                continue
+            return "stopped: RLCard's limit of moves"  # max_move_count: not a rule of the game
+        _check(S.current_player() == p, seed,
+               f"step {step}: RLCard's P{p} to move, rulelang's P{S.current_player()}")
+        ours = _rlcard_gin_choice(S.legal_moves())
+        if step == 0:
+            # the first discard: RLCard's eleven cards are dealt, rulelang's eleventh was just
+            # taken from the pile, and may not be thrown back at once
+            up = _gin_card(eleventh)
+            names = {m for m in names if not m.endswith(" " + up)}
+            if names == {"gin"} and _gin_card(get_going_out_cards(
+                    rnd.players[p].hand, 10)[1][0]) == up:
+                return "stopped: gin by throwing back the eleventh card"
+        taken = S.view(p)["globals"]["taken"]
+        if taken not in (None, "none") and "discard " + taken not in names:
+            # RLCard keeps the card just taken from the pile out of the discards, not out of
+            # the knocks and gins (its own is_allowed_to_discard_picked_up_card): a knock or
+            # gin throwing it back is RLCard's move only
+            back = {m for m in names if m == "knock " + taken}
+            if names == {"gin"} and _gin_card(get_going_out_cards(
+                    rnd.players[p].hand, 10)[1][0]) == taken:
+                return "stopped: RLCard's gin throwing back the card just taken"
+            if back:
+                names -= back
+                notes.add("RLCard offered a knock throwing back the card just taken")
+        _check(names == ours, seed, f"step {step}: legal {sorted(ours)}, RLCard's "
+               f"{sorted(names)}; hand {sorted(map(_gin_card, rnd.players[p].hand))}")
+        STATS["gin-rummy decisions"] += 1
+        choices = [a for a in theirs if _gin_move(a) in names]
+        # random play seldom knocks before the stock runs out: a knock or gin on offer is
+        # taken four times in five, so that the hands' scoring is compared often
+        out = [a for a in choices if isinstance(a, (ae.KnockAction, ae.GinAction))]
+        if out and rng.random() < 0.8:
+            choices = out
+        a = choices[rng.randrange(len(choices))]
+        text = _gin_move(a)
+        if isinstance(a, ae.GinAction):
+            text = "gin " + _gin_card(get_going_out_cards(rnd.players[p].hand, 10)[1][0])
+        g.step(a)
+        S.apply(text)
+        if isinstance(a, ae.KnockAction):
+            # RLCard has no lay-offs: the defender lays off nothing
+            _check("done" in S.legal_moves(), seed, f"step {step}: after a knock "
+                   f"{S.legal_moves()}")
+            S.apply("done")
+        step += 1
+    _check(S.round_over(), seed, "RLCard's hand is over, rulelang's is not")
+    # RLCard's payoffs (get_payoff_gin_rummy_v1): 1 for gin, 0.2 for a knock, else minus the
+    # deadwood of the hand / 100; from rulelang's hands after its scoring (the melds laid
+    # out, the deadwood left in hand; a void hand is not laid out: its deadwood by the rules'
+    # evaluator)
+    ev = S.game.evaluator()
+    hz = S.game.hand_zone()
+    knocker = S.view(0)["globals"]["knocker"]
+    ours_pay = []
+    for p in (0, 1):
+        if p == knocker and S.last_ended_by in ("knock", "gin"):
+            ours_pay.append(0.2 if S.last_ended_by == "knock" else 1.0)
+        else:
+            ours_pay.append(-ev.fn(S, S.zones[hz.first_id + p]) / 100)
+    theirs_pay = g.judge.scorer.get_payoffs(g)
+    STATS[f"gin-rummy ended by {S.last_ended_by}"] += 1
+    _check(all(abs(a - b) < 1e-9 for a, b in zip(ours_pay, theirs_pay)), seed,
+           f"payoffs {ours_pay}, RLCard's {theirs_pay} (ended by {S.last_ended_by})")
+    return "agree" + "".join(f" ({n})" for n in sorted(notes))
+
+
 # ---------------------------------------------------------------------------------- running
 
 GAMES: dict[str, tuple[Callable[[int, int], str], tuple[int, ...]]] = {
     "blackjack": (blackjack_game, (1, 2, 3)),
     "uno": (uno_game, (2, 3, 4)),
+    "gin-rummy": (gin_rummy_game, (2,)),
 }
 
 
@@ -276,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"{game}: {args.games} games: " + ", ".join(
             f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])))
+        print("  " + ", ".join(f"{k} {v}" for k, v in sorted(STATS.items())
+                               if k.startswith(game + " ")))
     return 1 if failed else 0
 
 

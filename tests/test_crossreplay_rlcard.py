@@ -28,5 +28,6 @@ def test_rlcard_games_replay_alike_in_rulelang(game: str) -> None:
     assert sum(counts.values()) == GAMES
     # the comparison is restricted, never empty: most games are compared to their end or to
     # the documented point where the rule sets part
-    assert counts["agree"] >= GAMES // 4, counts
-    assert all(k == "agree" or k.startswith(("skipped: ", "stopped: ")) for k in counts), counts
+    agreed = sum(v for k, v in counts.items() if k.startswith("agree"))
+    assert agreed >= GAMES // 4, counts
+    assert all(k.startswith(("agree", "skipped: ", "stopped: ")) for k in counts), counts
