@@ -117,3 +117,18 @@ def test_rlcard_tournament_and_an_illegal_action() -> None:
     bad = next(i for i in range(env.num_actions) if i not in state["legal_actions"])
     with pytest.raises(ValueError, match="not legal"):
         env.step(bad)
+
+
+def test_the_cfr_training_example_runs() -> None:
+    # examples/rlcard_cfr.py, shortened: RLCard's CFR agent (no torch) learns on Blackjack
+    # through step_back; the full run's figures are in docs/environments.md
+    pytest.importorskip("rlcard")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rlcard_cfr",
+                                                  ROOT / "examples" / "rlcard_cfr.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    got = example.main(["1", "20"])
+    assert 0.0 <= got["trained"] <= 1.0 and 0.0 <= got["baseline"] <= 1.0
