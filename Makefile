@@ -53,14 +53,15 @@ test: $(DEVSTAMP)
 
 # the research environments (docs/environments.md) through the peers' own test suites, every
 # bundled game: PettingZoo's api_test and seed_test, OpenSpiel's random-simulation test, its
-# IS-MCTS bot, RLCard's agents through its own loop (about 40 s of CPU; not in `make test`,
-# whose tests skip them)
+# IS-MCTS bot, RLCard's agents through its own loop, the cross-replays against RLCard's games
+# (about 50 s of CPU; not in `make test`, whose tests skip them)
 $(ENVSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev,pettingzoo,openspiel,rlcard]'
 	touch $@ $(DEVSTAMP) $(STAMP)
 
 test-envs: $(ENVSTAMP)
-	RULELANG_ENV_TESTS=1 $(BIN)/python -m pytest tests/test_envs.py tests/test_rlcard_env.py
+	RULELANG_ENV_TESTS=1 $(BIN)/python -m pytest tests/test_envs.py tests/test_rlcard_env.py \
+		tests/test_crossreplay_rlcard.py
 
 test-long: $(DEVSTAMP)
 	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \
