@@ -158,9 +158,9 @@ def _rlcard_uno_choice(legal: list[str]) -> set[str]:
 def _uno_position(S: Any, g: Any, seed: int, step: int) -> None:
     """The hands, the top card and the colour in force agree."""
     v = S.view(0)
+    hand = S.game.hand_zone().first_id
     for p, pl in enumerate(g.players):
-        ours = sorted(S.game.tables.name[c] for c in S.zones[S.game.zones[
-            [z.name for z in S.game.zones].index("hand")].first_id + p])
+        ours = sorted(S.game.tables.name[c] for c in S.zones[hand + p])
         _check(ours == sorted(_uno_card(c) for c in pl.hand), seed,
                f"step {step}: P{p}'s hand {ours}, RLCard's {sorted(map(_uno_card, pl.hand))}")
     target = g.round.target
