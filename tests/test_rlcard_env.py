@@ -132,3 +132,15 @@ def test_the_cfr_training_example_runs() -> None:
     spec.loader.exec_module(example)
     got = example.main(["1", "20"])
     assert 0.0 <= got["trained"] <= 1.0 and 0.0 <= got["baseline"] <= 1.0
+
+
+def test_rulelang_does_not_import_rlcard() -> None:
+    # the extra is imported only where used: the package and its command never load it
+    import subprocess
+    import sys
+
+    code = ("import sys, rulelang, rulelang.cli; rulelang.load('uno').new_state(2); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rlcard', 'numpy')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]", out
