@@ -169,7 +169,130 @@ def blackjack(rp: Replay) -> None:
     rp.tally.returns += 1
 
 
-GAMES: dict[str, Callable[[Replay], None]] = {"hearts": hearts, "blackjack": blackjack}
+# --------------------------------------------------------------------------- Crazy Eights
+# OpenSpiel's card i is rank i // 4 (2..A), suit i % 4 (C D H S), as in Hearts; 52 draws a
+# card, 53 passes, 54..57 name a suit (C D H S) after an eight.
+C8_OS = {"max_draw_cards": 5, "use_special_cards": False, "reshuffle": False}
+# OpenSpiel lets a player draw although a card fits, up to 5 cards a turn, then pass (and
+# pass at once when the stock is empty), whatever the hand holds
+C8_RL = {"draw_when_able": True, "max_draws": 5, "pass_when_able": True, "target": 1000}
+C8_DRAW, C8_PASS, C8_SUIT = 52, 53, 54
+
+
+def _c8_os_value(card: int) -> int:
+    """What OpenSpiel charges for a card left in a hand (crazy_eights.cc ScoreUp): 50 for an
+    eight, 10 for J Q K A, and ``card + 2`` for the others, the card's id where its rank was
+    meant (a 3♣, id 4, costs 6; the comment above it says "face value")."""
+    rank = card // 4
+    return 50 if rank == 6 else 10 if rank >= 9 else card + 2
+
+
+def _c8_rl_value(name: str) -> int:
+    return {"8": 50, "A": 1}.get(name[0], min(10, RANKS_2A.index(name[0]) + 2))
+
+
+def crazy_eights(rp: Replay) -> None:
+    n = rp.rng.randint(2, 5)
+    s = pyspiel.load_game("crazy_eights", {**C8_OS, "players": n}).new_initial_state()
+    dealer = rp.rng.randrange(n)
+    s.apply_action(52 + dealer)
+    queue = _deck(rp, _rank_suit_cards())
+    k = 7 if n == 2 else 5
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for j in range(1, n * k + 1):  # OpenSpiel deals the dealer's left first
+        hands[(dealer + j) % n].append(queue[0])
+        s.apply_action(_os_card(queue.pop(0)))
+    while True:  # the upcard: an eight goes back into the deck (here: to its bottom)
+        card = queue.pop(0)
+        s.apply_action(_os_card(card))
+        if card[0] != "8":
+            break
+        rp.note("an eight turned up: OpenSpiel puts it back and turns the next card")
+        queue.append(card)
+    S = rl_game("crazy-eights", C8_RL).new_state(
+        n, seed=rp.seed, dealer=dealer, auto_continue=False,
+        deal={"hand": hands, "discard": [card], "stock": list(queue)})
+    eight: str | None = None  # the eight just played, waiting for its suit
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(_os_card(queue.pop(0)))
+            continue
+        p = s.current_player()
+        legal = s.legal_actions()
+        rl = set(S.legal_moves()) if not S.round_over() else set()
+        if eight is not None:  # OpenSpiel's second decision: the suit
+            rp.same_moves({f"eight {eight} {SUITS_CDHS[a - C8_SUIT]}" for a in legal},
+                          {m for m in rl if m.startswith(f"eight {eight} ")}, f"seat {p}")
+            a = rp.rng.choice(legal)
+            s.apply_action(a)
+            rp.apply_rl(S, p, f"eight {eight} {SUITS_CDHS[a - C8_SUIT]}")
+            eight = None
+            continue
+        if S.round_over():
+            # rulelang's round ended blocked (the stock empty and nobody able to play);
+            # OpenSpiel goes on until every player has passed, one of them twice
+            if legal != [C8_PASS] or S.last_ended_by != "blocked":
+                rp.fail(f"rulelang's round is over ({S.last_ended_by}), OpenSpiel's seat {p} "
+                        f"has {legal}")
+            rp.note("blocked: OpenSpiel's players pass until n + 1 passes end it")
+            s.apply_action(C8_PASS)
+            continue
+        # an eight and its suit are one move in rulelang (`eight 8S H`), two decisions in
+        # OpenSpiel: the first decision is compared on the eights alone
+        rp.same_moves({_c8_move(a) for a in legal},
+                      {" ".join(m.split()[:2]) for m in rl}, f"seat {p}")
+        choices = legal
+        if C8_DRAW not in legal and C8_PASS in legal and len(zone(S, "stock")) == 0:
+            # with the stock empty OpenSpiel lets a player pass with a card that fits, and
+            # ends the game after n + 1 passes in a row, which rulelang's blocked end (nobody
+            # can play) does not follow: the random player here plays when it can
+            choices = [a for a in legal if a != C8_PASS] or legal
+            if choices != legal:
+                rp.note("stock empty: OpenSpiel's player plays rather than pass")
+        a = rp.rng.choice(choices)
+        s.apply_action(a)
+        if a < 52 and a // 4 == 6:
+            eight = _c8_name(a)
+            if s.is_terminal():  # the last card: OpenSpiel asks for no suit
+                rp.note("an eight as the last card: OpenSpiel names no suit")
+                rp.apply_rl(S, p, f"eight {eight} C")
+            continue
+        rp.apply_rl(S, p, _c8_move(a))
+    if not S.round_over():
+        rp.fail("OpenSpiel's game is over, rulelang's round is not")
+    rp.tally.ended[S.last_ended_by] += 1
+    left = [zone(S, "hand", q) for q in range(n)]
+    want = [-float(sum(_c8_os_value(_os_card(c)) for c in h)) for h in left]
+    if list(s.returns()) != want:
+        rp.fail(f"returns: OpenSpiel {s.returns()}, rulelang's hands {left} by OpenSpiel's "
+                f"values {want}")
+    pts = counter(S, "points")
+    if S.last_ended_by == "out":
+        w = next(q for q in range(n) if not left[q])
+        mine = [sum(_c8_rl_value(c) for c in h) if q == w else 0 for q, h in enumerate(left)]
+        mine[w] = sum(_c8_rl_value(c) for h in left for c in h)
+    else:
+        low = min(sum(_c8_rl_value(c) for c in h) for h in left)
+        mine = [int(sum(_c8_rl_value(c) for c in h) == low) for h in left]
+    if pts != mine:
+        rp.fail(f"rulelang's points {pts}, its hands {left} say {mine}")
+    rp.tally.returns += 1
+
+
+def _c8_name(a: int) -> str:
+    return RANKS_2A[a // 4] + SUITS_CDHS[a % 4]
+
+
+def _c8_move(a: int) -> str:
+    if a == C8_DRAW:
+        return "draw"
+    if a == C8_PASS:
+        return "pass"
+    return f"{'eight' if a // 4 == 6 else 'play'} {_c8_name(a)}"
+
+
+GAMES: dict[str, Callable[[Replay], None]] = {
+    "hearts": hearts, "blackjack": blackjack, "crazy-eights": crazy_eights}
 
 
 def main(argv: list[str] | None = None) -> int:
