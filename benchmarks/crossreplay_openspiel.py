@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pyspiel
+import pyspiel.gin_rummy as gin
 
 from .openspiel_replay import Replay, Tally, counter, groups, rl_game, run, zone
 
@@ -132,9 +133,9 @@ def blackjack(rp: Replay) -> None:
             # finishes the hand (a natural, or 21 made by hits), and the house's natural ends
             # the round at once; OpenSpiel's player stands there
             if _bj_total(mine) == 21:
-                rp.note("21 finishes the hand in rulelang: OpenSpiel's player stands")
+                rp.note("by design: 21 finishes rulelang's hand; OpenSpiel's player stands")
             elif S.last_ended_by == "house_natural":
-                rp.note("house natural: rulelang ends the round; OpenSpiel's player stands")
+                rp.note("by design: house natural ends rulelang's round; OpenSpiel's player stands")
             else:
                 rp.fail(f"rulelang's round ended ({S.last_ended_by}), OpenSpiel's player "
                         f"holds {mine}")
@@ -145,7 +146,7 @@ def blackjack(rp: Replay) -> None:
         if extra - {"double", "split"}:
             rp.fail(f"rulelang's moves {sorted(rl)}")
         if extra:
-            rp.note("double/split: rulelang's moves, not OpenSpiel's")
+            rp.note("by design: double/split: rulelang's moves, not OpenSpiel's")
         rp.same_moves({s.action_to_string(0, a).lower() for a in s.legal_actions()},
                       rl - extra, "the player")
         a = rp.rng.choice(s.legal_actions())
@@ -161,7 +162,7 @@ def blackjack(rp: Replay) -> None:
     if natural and S.last_ended_by != "house_natural":
         # rulelang pays a natural 3 to 2 at once; OpenSpiel counts it as any 21, which the
         # house may tie by drawing to 21
-        rp.note("player natural: rulelang +1.5, OpenSpiel +1 (0 if the house draws to 21)")
+        rp.note("by design: player natural: rulelang +1.5; OpenSpiel +1, 0 if the house makes 21")
         if got != 1.5 or want not in (0.0, 1.0):
             rp.fail(f"natural: OpenSpiel {want}, rulelang {got}")
     elif got != want:
@@ -207,7 +208,7 @@ def crazy_eights(rp: Replay) -> None:
         s.apply_action(_os_card(card))
         if card[0] != "8":
             break
-        rp.note("an eight turned up: OpenSpiel puts it back and turns the next card")
+        rp.note("by design: an eight turned up: OpenSpiel puts it back, turns the next")
         queue.append(card)
     S = rl_game("crazy-eights", C8_RL).new_state(
         n, seed=rp.seed, dealer=dealer, auto_continue=False,
@@ -234,7 +235,7 @@ def crazy_eights(rp: Replay) -> None:
             if legal != [C8_PASS] or S.last_ended_by != "blocked":
                 rp.fail(f"rulelang's round is over ({S.last_ended_by}), OpenSpiel's seat {p} "
                         f"has {legal}")
-            rp.note("blocked: OpenSpiel's players pass until n + 1 passes end it")
+            rp.note("by design: blocked: OpenSpiel's players pass until n + 1 passes end it")
             s.apply_action(C8_PASS)
             continue
         # an eight and its suit are one move in rulelang (`eight 8S H`), two decisions in
@@ -248,13 +249,13 @@ def crazy_eights(rp: Replay) -> None:
             # can play) does not follow: the random player here plays when it can
             choices = [a for a in legal if a != C8_PASS] or legal
             if choices != legal:
-                rp.note("stock empty: OpenSpiel's player plays rather than pass")
+                rp.note("by design: stock empty: OpenSpiel's player plays rather than pass")
         a = rp.rng.choice(choices)
         s.apply_action(a)
         if a < 52 and a // 4 == 6:
             eight = _c8_name(a)
             if s.is_terminal():  # the last card: OpenSpiel asks for no suit
-                rp.note("an eight as the last card: OpenSpiel names no suit")
+                rp.note("by design: an eight as the last card: OpenSpiel names no suit")
                 rp.apply_rl(S, p, f"eight {eight} C")
             continue
         rp.apply_rl(S, p, _c8_move(a))
@@ -266,6 +267,10 @@ def crazy_eights(rp: Replay) -> None:
     if list(s.returns()) != want:
         rp.fail(f"returns: OpenSpiel {s.returns()}, rulelang's hands {left} by OpenSpiel's "
                 f"values {want}")
+    if any(_c8_os_value(_os_card(c)) != min(10, RANKS_2A.index(c[0]) + 2) for h in left
+           for c in h if c[0] not in "8JQKA"):
+        rp.note("OpenSpiel departs: a 2 to 10 left in hand costs its card id + 2, not its "
+                "face value")
     pts = counter(S, "points")
     if S.last_ended_by == "out":
         w = next(q for q in range(n) if not left[q])
@@ -291,8 +296,226 @@ def _c8_move(a: int) -> str:
     return f"{'eight' if a // 4 == 6 else 'play'} {_c8_name(a)}"
 
 
+# ----------------------------------------------------------------------------- Gin Rummy
+# OpenSpiel's card i is suit i // 13 (s c d h), rank i % 13 (A..K); 52 draws the upcard, 53
+# the stock, 54 passes, 55 knocks, 56 on lay melds (its text lists the meld's cards).
+GIN_RANKS, GIN_SUITS = "A23456789TJQK", "SCDH"
+GIN_OS = {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "oklahoma": False}
+GIN_RL = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "big_gin": False,
+          "upcard_offer": True, "target": 10000}
+GIN_UP, GIN_STOCK, GIN_PASS, GIN_KNOCK = 52, 53, 54, 55
+_GIN_UTILS = gin.GinRummyUtils(13, 4, 10)
+
+
+def _gin_name(a: int) -> str:
+    return GIN_RANKS[a % 13] + GIN_SUITS[a // 13]
+
+
+def _gin_id(name: str) -> int:
+    return GIN_SUITS.index(name[1]) * 13 + GIN_RANKS.index(name[0])
+
+
+def _gin_melds(s: Any, p: int) -> dict[frozenset[str], int]:
+    """OpenSpiel's legal meld actions, by their cards."""
+    out = {}
+    for a in s.legal_actions():
+        if a >= 56:
+            text = s.action_to_string(p, a).split("Action: ")[1]
+            out[frozenset(text[i].upper() + text[i + 1].upper()
+                          for i in range(0, len(text), 2))] = a
+    return out
+
+
+def _gin_lay(rp: Replay, s: Any, p: int, melds: list[list[str]]) -> None:
+    """Lay rulelang's melds in OpenSpiel (whose runs are at most five cards: a longer run is
+    laid in parts of three to five), then pass."""
+    for m in melds:
+        suit_run = len({c[1] for c in m}) == 1
+        m = sorted(m, key=lambda c: GIN_RANKS.index(c[0]))
+        parts = [m]
+        if suit_run and len(m) > 5:
+            rp.note("by design: a run longer than five: laid in two parts in OpenSpiel")
+            cut = len(m) // 2
+            parts = [m[:cut], m[cut:]]
+        for part in parts:
+            ids = _gin_melds(s, p)
+            a = ids.get(frozenset(part))
+            if a is None:
+                rp.fail(f"OpenSpiel will not let seat {p} lay rulelang's meld {part}")
+            s.apply_action(a)
+    if GIN_PASS not in s.legal_actions():
+        rp.fail(f"after laying rulelang's melds {melds} OpenSpiel's seat {p} may not stop")
+    s.apply_action(GIN_PASS)
+
+
+def gin_rummy(rp: Replay) -> None:
+    s = pyspiel.load_game("gin_rummy", GIN_OS).new_initial_state()
+    queue = _deck(rp, [r + su for su in GIN_SUITS for r in GIN_RANKS])
+    hands = [queue[:10], queue[10:20]]
+    for c in queue[:21]:  # ten cards to seat 0, ten to seat 1, the upcard
+        s.apply_action(_gin_id(c))
+    up, queue = queue[20], queue[21:]
+    # OpenSpiel's seat 0 acts first: rulelang's non-dealer, so the dealer is seat 1
+    S = rl_game("gin-rummy", GIN_RL).new_state(
+        2, seed=rp.seed, dealer=1, auto_continue=False,
+        deal={"hand": hands, "discard": [up], "stock": list(queue)})
+    taken: str | None = None  # the card just drawn from the discard pile
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(_gin_id(queue.pop(0)))
+            continue
+        p = s.current_player()
+        legal = s.legal_actions()
+        if S.round_over():
+            # the discard that left two cards in the stock: rulelang's hand is void at once;
+            # OpenSpiel's next player may still take that discard to knock (the wall)
+            if S.last_ended_by != "void" or not set(legal) <= {GIN_PASS, GIN_KNOCK}:
+                rp.fail(f"rulelang's round is over ({S.last_ended_by}), OpenSpiel's seat {p} "
+                        f"has {legal}")
+            rp.note("by design: the wall: rulelang's hand is void; OpenSpiel's player passes"
+                    + (" (a knock was open to it)" if GIN_KNOCK in legal else ""))
+            s.apply_action(GIN_PASS)
+            continue
+        rl = set(S.legal_moves())
+        phase = s.current_phase()
+        if phase == gin.LAYOFF:  # the defender's lay-offs (OpenSpiel's pass: rulelang's done)
+            ours = {"done" if a == GIN_PASS else _gin_name(a) for a in legal}
+            theirs = {"done" if m == "done" else m.split()[2] for m in rl}
+            missed = _gin_missed_layoffs(s, p) & theirs
+            if missed and ours | missed == theirs:
+                rp.note("OpenSpiel departs: a third lay-off at one end of a run is refused")
+                theirs -= missed
+            rp.same_moves(ours, theirs, f"seat {p}")
+            a = rp.rng.choice(legal)
+            s.apply_action(a)
+            if a == GIN_PASS:
+                rp.apply_rl(S, p, "done")
+                _gin_lay(rp, s, p, groups(S, "melds", p))
+            else:
+                rp.apply_rl(S, p, _gin_layoff(S, _gin_name(a), 1 - p))
+            continue
+        if phase in (gin.FIRST_UPCARD, gin.DRAW):
+            names = {GIN_UP: "draw discard", GIN_STOCK: "draw stock", GIN_PASS: "pass"}
+            rp.same_moves({names[a] for a in legal}, rl, f"seat {p}")
+            a = rp.rng.choice(legal)
+            if a == GIN_UP:
+                taken = zone(S, "discard")[0]
+            s.apply_action(a)
+            if s.is_terminal():
+                # OpenSpiel ends the game, 0 each, at the 50th draw from the discard pile
+                rp.note("by design: OpenSpiel's 50th draw of a discard ends it (not compared)")
+                return
+            rp.apply_rl(S, p, names[a])
+            continue
+        if phase != gin.DISCARD:
+            rp.fail(f"OpenSpiel's seat {p} has a decision in phase {phase}: {legal}")
+        # the discard: every card but the one just taken (rulelang forbids throwing it back;
+        # OpenSpiel allows it, and ends the game when both do so in a row), or a knock
+        cards = {_gin_name(a) for a in legal if a < 52} - {taken}
+        rp.same_moves({f"discard {c}" for c in cards},
+                      {m for m in rl if m.startswith("discard ")}, f"seat {p}")
+        knocks = {m.split()[1]: m for m in rl if m.split()[0] in ("knock", "gin")}
+        after = set()
+        if GIN_KNOCK in legal:
+            k = s.clone()
+            k.apply_action(GIN_KNOCK)
+            after = {_gin_name(a) for a in k.legal_actions()}
+        if taken in after:
+            rp.note("by design: a knock discarding the card just taken (OpenSpiel only)")
+        rp.same_moves({f"knock {c}" for c in after - {taken}},
+                      {f"knock {c}" for c in knocks}, f"seat {p} (knocking discards)")
+        pick = _gin_policy(rp, s, p, sorted(cards), bool(knocks))
+        if pick != "knock":
+            s.apply_action(_gin_id(pick))
+            rp.apply_rl(S, p, f"discard {pick}")
+            taken = None
+            continue
+        c = rp.rng.choice(sorted(knocks))
+        s.apply_action(GIN_KNOCK)
+        s.apply_action(_gin_id(c))
+        rp.apply_rl(S, p, knocks[c])
+        taken = None
+        _gin_lay(rp, s, p, groups(S, "melds", p))
+        if S.round_over():  # gin: no lay-offs; the defender's melds
+            if s.current_player() != 1 - p or GIN_PASS not in s.legal_actions():
+                rp.fail("gin: OpenSpiel's defender does not lay melds next")
+            _gin_lay(rp, s, 1 - p, groups(S, "melds", 1 - p))
+    if not S.round_over():
+        rp.fail("OpenSpiel's game is over, rulelang's round is not")
+    rp.tally.ended[S.last_ended_by] += 1
+    pts = counter(S, "points")
+    want = list(s.returns())
+    mine = [float(pts[0] - pts[1]), float(pts[1] - pts[0])]
+    if S.last_ended_by == "knock" and want == [0.0, 0.0] and max(pts) == 25:
+        # equal deadwood: rulelang's defender undercuts (pagat's rules, and those of the
+        # Gin Rummy Association that OpenSpiel follows); OpenSpiel scores it 0
+        rp.note("OpenSpiel departs: a tie after a knock scores 0 (rulelang: undercut)")
+    elif want != mine:
+        rp.fail(f"returns: OpenSpiel {want}, rulelang's points {pts}")
+    rp.tally.returns += 1
+
+
+def _gin_policy(rp: Replay, s: Any, p: int, cards: list[str], knock: bool) -> str:
+    """The discard (or "knock"): purely random discards almost never get a hand down to ten
+    (97% of rulelang's random hands are void), so that knocks, gin and lay-offs come up, the
+    player knocks half the time a knock is open, and otherwise discards at random half the
+    time and the card that leaves the least deadwood (OpenSpiel's count) the other half."""
+    if knock and rp.rng.random() < 0.5:
+        return "knock"
+    if rp.rng.random() < 0.5:
+        return rp.rng.choice(cards + (["knock"] if knock else []))
+    best: list[str] = []
+    low = 1 << 30
+    for c in cards:
+        k = s.clone()
+        k.apply_action(_gin_id(c))
+        d = k.deadwood()[p]
+        if d < low:
+            best, low = [c], d
+        elif d == low:
+            best.append(c)
+    return rp.rng.choice(best)
+
+
+def _gin_missed_layoffs(s: Any, p: int) -> set[str]:
+    """The cards seat p could lay off that OpenSpiel's ``AllLayoffs`` misses: it extends a run
+    by the earlier lay-offs in one pass over them, checked against the run's ends as laid, so
+    after two cards laid off at one end (8H9HTH, then 7H, then 6H) the third (5H) is refused."""
+    melds = [list(_GIN_UTILS.int_to_meld[m]) for m in s.layed_melds()[1 - p]]
+    prev = list(s.layoffs())
+    full: set[int] = set()
+    for m in melds:
+        if len({c % 13 for c in m}) == 1:
+            continue  # a set: the one card OpenSpiel counts too
+        run = set(m)
+        grown = True
+        while grown:
+            grown = False
+            for c in prev:
+                if c not in run and ((c == min(run) - 1 and c % 13 < 12)
+                                     or (c == max(run) + 1 and c % 13 > 0)):
+                    run.add(c)
+                    grown = True
+        if min(run) % 13 > 0:
+            full.add(min(run) - 1)
+        if max(run) % 13 < 12:
+            full.add(max(run) + 1)
+    missed = full - set(_GIN_UTILS.all_layoffs(s.layed_melds()[1 - p], prev))
+    return {_gin_name(c) for c in missed if c in s.hands()[p]}
+
+
+def _gin_layoff(S: Any, card: str, knocker: int) -> str:
+    """Rulelang's lay-off of ``card``: on a run when it fits one (a card laid on a run lets the
+    next one follow, as OpenSpiel's lay-offs do), else on the set."""
+    moves = [m for m in S.legal_moves() if m.startswith(f"lay off {card} ")]
+    melds = groups(S, "melds", knocker)
+    runs = [m for m in moves if len({c[1] for c in melds[int(m.split("#")[1]) - 1]}) == 1]
+    return (runs or moves)[0]
+
+
 GAMES: dict[str, Callable[[Replay], None]] = {
-    "hearts": hearts, "blackjack": blackjack, "crazy-eights": crazy_eights}
+    "hearts": hearts, "blackjack": blackjack, "crazy-eights": crazy_eights,
+    "gin-rummy": gin_rummy}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -313,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{t.game}: {t.games} games, {t.decisions} legal-move sets and "
                   f"{t.returns} returns compared, {len(t.mismatches)} mismatches")
             for k, v in sorted(t.notes.items()):
-                print(f"  by design: {k}: {v}")
+                print(f"  {k}: {v}")
             print(f"  rulelang's rounds ended: {dict(t.ended)}")
             for m in t.mismatches[:10]:
                 print(f"  MISMATCH {m}")
