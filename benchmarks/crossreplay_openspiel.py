@@ -528,19 +528,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
     args = ap.parse_args(argv)
     names = args.games_to_play or list(GAMES)
-    tallies: list[Tally] = [run(n, GAMES[n], args.games, args.seed) for n in names]
+    tallies: list[Tally] = []
+    for n in names:
+        tallies.append(t := run(n, GAMES[n], args.games, args.seed))
+        if not args.json:  # each game as it is done
+            _show(t)
     if args.json:
         print(json.dumps([t.as_dict() for t in tallies], indent=1))
-    else:
-        for t in tallies:
-            print(f"{t.game}: {t.games} games, {t.decisions} legal-move sets and "
-                  f"{t.returns} returns compared, {len(t.mismatches)} mismatches")
-            for k, v in sorted(t.notes.items()):
-                print(f"  {k}: {v}")
-            print(f"  rulelang's rounds ended: {dict(t.ended)}")
-            for m in t.mismatches[:10]:
-                print(f"  MISMATCH {m}")
     return 1 if any(t.mismatches for t in tallies) else 0
+
+
+def _show(t: Tally) -> None:
+    print(f"{t.game}: {t.games} games, {t.decisions} legal-move sets and {t.returns} returns "
+          f"compared, {len(t.mismatches)} mismatches", flush=True)
+    for k, v in sorted(t.notes.items()):
+        print(f"  {k}: {v}")
+    print(f"  rulelang's rounds ended: {dict(t.ended)}")
+    for m in t.mismatches[:10]:
+        print(f"  MISMATCH {m}")
 
 
 if __name__ == "__main__":
