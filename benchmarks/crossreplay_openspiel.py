@@ -25,16 +25,7 @@ from .openspiel_replay import Replay, Tally, counter, groups, rl_game, run, zone
 
 SUITS_CDHS = "CDHS"
 RANKS_2A = "23456789TJQKA"
-
-
-def _deck(rp: Replay, names: list[str]) -> list[str]:
-    deck = list(names)
-    rp.rng.shuffle(deck)
-    return deck
-
-
-def _rank_suit_cards() -> list[str]:
-    return [r + s for r in RANKS_2A for s in SUITS_CDHS]
+RANK_SUIT_CARDS = [r + s for r in RANKS_2A for s in SUITS_CDHS]
 
 
 # --------------------------------------------------------------------------------- Hearts
@@ -54,7 +45,7 @@ def hearts(rp: Replay) -> None:
     s = game.new_initial_state()
     direction = rp.rng.randrange(4)
     s.apply_action(direction)
-    deck = _deck(rp, _rank_suit_cards())
+    deck = rp.deck(RANK_SUIT_CARDS)
     for name in deck:  # OpenSpiel deals card k to seat k % 4
         s.apply_action(_os_card(name))
     hands = [deck[p::4] for p in range(4)]
@@ -106,7 +97,7 @@ def _bj_total(cards: list[str]) -> int:
 
 def blackjack(rp: Replay) -> None:
     s = pyspiel.load_game("blackjack").new_initial_state()
-    deck = _deck(rp, [r + su for su in SUITS_CDHS for r in BJ_RANKS])
+    deck = rp.deck([r + su for su in SUITS_CDHS for r in BJ_RANKS])
     queue = list(deck)
     # OpenSpiel deals the player two cards, then the house its hole card, then its up card;
     # rulelang the player's first card, the house's up card, the player's second, the hole card
@@ -197,7 +188,7 @@ def crazy_eights(rp: Replay) -> None:
     s = pyspiel.load_game("crazy_eights", {**C8_OS, "players": n}).new_initial_state()
     dealer = rp.rng.randrange(n)
     s.apply_action(52 + dealer)
-    queue = _deck(rp, _rank_suit_cards())
+    queue = rp.deck(RANK_SUIT_CARDS)
     k = 7 if n == 2 else 5
     hands: list[list[str]] = [[] for _ in range(n)]
     for j in range(1, n * k + 1):  # OpenSpiel deals the dealer's left first
@@ -350,7 +341,7 @@ def _gin_lay(rp: Replay, s: Any, p: int, melds: list[list[str]]) -> None:
 
 def gin_rummy(rp: Replay) -> None:
     s = pyspiel.load_game("gin_rummy", GIN_OS).new_initial_state()
-    queue = _deck(rp, [r + su for su in GIN_SUITS for r in GIN_RANKS])
+    queue = rp.deck([r + su for su in GIN_SUITS for r in GIN_RANKS])
     hands = [queue[:10], queue[10:20]]
     for c in queue[:21]:  # ten cards to seat 0, ten to seat 1, the upcard
         s.apply_action(_gin_id(c))
@@ -532,20 +523,10 @@ def main(argv: list[str] | None = None) -> int:
     for n in names:
         tallies.append(t := run(n, GAMES[n], args.games, args.seed))
         if not args.json:  # each game as it is done
-            _show(t)
+            t.show()
     if args.json:
         print(json.dumps([t.as_dict() for t in tallies], indent=1))
     return 1 if any(t.mismatches for t in tallies) else 0
-
-
-def _show(t: Tally) -> None:
-    print(f"{t.game}: {t.games} games, {t.decisions} legal-move sets and {t.returns} returns "
-          f"compared, {len(t.mismatches)} mismatches", flush=True)
-    for k, v in sorted(t.notes.items()):
-        print(f"  {k}: {v}")
-    print(f"  rulelang's rounds ended: {dict(t.ended)}")
-    for m in t.mismatches[:10]:
-        print(f"  MISMATCH {m}")
 
 
 if __name__ == "__main__":

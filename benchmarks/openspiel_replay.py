@@ -44,6 +44,15 @@ class Tally:
     ended: Counter = field(default_factory=Counter)  # how rulelang's round ended
     mismatches: list[str] = field(default_factory=list)
 
+    def show(self) -> None:
+        print(f"{self.game}: {self.games} games, {self.decisions} legal-move sets and "
+              f"{self.returns} returns compared, {len(self.mismatches)} mismatches", flush=True)
+        for k, v in sorted(self.notes.items()):
+            print(f"  {k}: {v}")
+        print(f"  rulelang's rounds ended: {dict(self.ended)}")
+        for m in self.mismatches[:10]:
+            print(f"  MISMATCH {m}")
+
     def as_dict(self) -> dict[str, Any]:
         return {"game": self.game, "games": self.games, "decisions": self.decisions,
                 "returns": self.returns, "notes": dict(self.notes),
@@ -68,6 +77,12 @@ class Replay:
         self.seed = seed
         self.rng = random.Random(seed)
         self.step = 0
+
+    def deck(self, names: list[str]) -> list[str]:
+        """The cards in the order OpenSpiel's chance nodes will be answered."""
+        deck = list(names)
+        self.rng.shuffle(deck)
+        return deck
 
     # -- checks
     def fail(self, what: str) -> None:
