@@ -30,19 +30,25 @@ RANK_SUIT_CARDS = [r + s for r in RANKS_2A for s in SUITS_CDHS]
 
 # --------------------------------------------------------------------------------- Hearts
 # OpenSpiel's card i is rank i // 4 (2..A), suit i % 4 (C D H S); its text is rulelang's.
-HEARTS_OS = {"qs_breaks_hearts": True, "jd_bonus": False, "avoid_all_tricks_bonus": False,
-             "can_lead_any_club": False, "pass_cards": True, "no_pts_on_first_trick": True,
-             "must_break_hearts": True, "can_lead_hearts_instead_of_qs": False}
-# OpenSpiel's Q♠ breaks hearts (its default); its moon adds 26 to the others
-HEARTS_RL = {"queen_breaks_hearts": True, "moon": "add", "first_trick_points": False}
+HEARTS_OS = {"jd_bonus": False, "avoid_all_tricks_bonus": False, "can_lead_any_club": False,
+             "pass_cards": True, "must_break_hearts": True,
+             "can_lead_hearts_instead_of_qs": False}
+HEARTS_RL = {"moon": "add"}  # OpenSpiel's moon adds 26 to the others
+# the two rules both sides offer, played each way (a game's at random): OpenSpiel's
+# qs_breaks_hearts (its default: true) is rulelang's queen_breaks_hearts (default false), its
+# no_pts_on_first_trick (default true) rulelang's first_trick_points negated
+HEARTS_VARIANTS = [({"qs_breaks_hearts": q, "no_pts_on_first_trick": not f},
+                    {"queen_breaks_hearts": q, "first_trick_points": f})
+                   for q in (True, False) for f in (False, True)]
 # OpenSpiel's pass direction (its first chance outcome) -> rulelang's hands_played, whose
 # rotation is left, right, across, none; OpenSpiel passes to (seat + direction) % 4
 HEARTS_PASS = {1: 0, 3: 1, 2: 2, 0: 3}
 
 
 def hearts(rp: Replay) -> None:
-    game = pyspiel.load_game("hearts", HEARTS_OS)
-    s = game.new_initial_state()
+    os_opts, rl_opts = rp.rng.choice(HEARTS_VARIANTS)
+    rp.tally.notes[f"options: {rl_opts}"] += 1
+    s = pyspiel.load_game("hearts", {**HEARTS_OS, **os_opts}).new_initial_state()
     direction = rp.rng.randrange(4)
     s.apply_action(direction)
     deck = rp.deck(RANK_SUIT_CARDS)
@@ -51,7 +57,7 @@ def hearts(rp: Replay) -> None:
     hands = [deck[p::4] for p in range(4)]
     # OpenSpiel's seat 0 passes first and the 2♣ leads: rulelang's first passer is the
     # dealer's left, so the dealer is seat 3
-    S = rl_game("hearts", HEARTS_RL).new_state(
+    S = rl_game("hearts", {**HEARTS_RL, **rl_opts}).new_state(
         4, seed=rp.seed, dealer=3, start={"hands_played": HEARTS_PASS[direction]},
         deal={"hand": hands}, auto_continue=False)
     decisions = 0

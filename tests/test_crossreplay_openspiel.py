@@ -36,11 +36,12 @@ def test_random_games_agree(xr, name: str) -> None:  # type: ignore[no-untyped-d
 
 
 def test_a_disagreement_is_reported_with_its_seed(xr, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # rulelang's Hearts as it is by default, where the Q♠ does not break hearts (OpenSpiel's
-    # does): the legal leads differ, reported with the seed and the step that replay it
+    # OpenSpiel's Hearts where the Q♠ breaks hearts against rulelang's where it does not:
+    # the legal leads differ, reported with the seed and the step that replay it
     from benchmarks.openspiel_replay import run
 
-    monkeypatch.setattr(xr, "HEARTS_RL", {**xr.HEARTS_RL, "queen_breaks_hearts": False})
+    monkeypatch.setattr(xr, "HEARTS_VARIANTS",
+                        [({"qs_breaks_hearts": True}, {"queen_breaks_hearts": False})])
     t = run("hearts", xr.hearts, 12, seed=1)
     assert t.mismatches, "a rule set that differs must show"
     assert all(m.startswith("hearts seed ") and "step" in m for m in t.mismatches)
