@@ -170,10 +170,12 @@ def blackjack(rp: Replay) -> None:
 # --------------------------------------------------------------------------- Crazy Eights
 # OpenSpiel's card i is rank i // 4 (2..A), suit i % 4 (C D H S), as in Hearts; 52 draws a
 # card, 53 passes, 54..57 name a suit (C D H S) after an eight.
-C8_OS = {"max_draw_cards": 5, "use_special_cards": False, "reshuffle": False}
-# OpenSpiel lets a player draw although a card fits, up to 5 cards a turn, then pass (and
-# pass at once when the stock is empty), whatever the hand holds
-C8_RL = {"draw_when_able": True, "max_draws": 5, "pass_when_able": True, "target": 1000}
+C8_OS = {"use_special_cards": False, "reshuffle": False}
+# OpenSpiel lets a player draw although a card fits, up to max_draw_cards (5 by default) a
+# turn, then pass (and pass at once when the stock is empty), whatever the hand holds; the
+# limit is played at 5, 3 and 1 (a game's at random)
+C8_RL = {"draw_when_able": True, "pass_when_able": True, "target": 1000}
+C8_DRAWS = (5, 3, 1)
 C8_DRAW, C8_PASS, C8_SUIT = 52, 53, 54
 
 
@@ -191,7 +193,10 @@ def _c8_rl_value(name: str) -> int:
 
 def crazy_eights(rp: Replay) -> None:
     n = rp.rng.randint(2, 5)
-    s = pyspiel.load_game("crazy_eights", {**C8_OS, "players": n}).new_initial_state()
+    draws = rp.rng.choice(C8_DRAWS)
+    rp.tally.notes[f"options: max_draws {draws}"] += 1
+    s = pyspiel.load_game("crazy_eights", {**C8_OS, "players": n, "max_draw_cards": draws}
+                          ).new_initial_state()
     dealer = rp.rng.randrange(n)
     s.apply_action(52 + dealer)
     queue = rp.deck(RANK_SUIT_CARDS)
@@ -207,7 +212,7 @@ def crazy_eights(rp: Replay) -> None:
             break
         rp.note("by design: an eight turned up: OpenSpiel puts it back, turns the next")
         queue.append(card)
-    S = rl_game("crazy-eights", C8_RL).new_state(
+    S = rl_game("crazy-eights", {**C8_RL, "max_draws": draws}).new_state(
         n, seed=rp.seed, dealer=dealer, auto_continue=False,
         deal={"hand": hands, "discard": [card], "stock": list(queue)})
     eight: str | None = None  # the eight just played, waiting for its suit
@@ -298,8 +303,11 @@ def _c8_move(a: int) -> str:
 # the stock, 54 passes, 55 knocks, 56 on lay melds (its text lists the meld's cards).
 GIN_RANKS, GIN_SUITS = "A23456789TJQK", "SCDH"
 GIN_OS = {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "oklahoma": False}
-GIN_RL = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 25, "big_gin": False,
-          "upcard_offer": True, "target": 10000}
+GIN_RL = {"big_gin": False, "upcard_offer": True, "target": 10000}
+# the knock card and the bonuses, both sides' options: the defaults (10, 25, 25) half the
+# time, else others (a game's at random)
+GIN_VARIANTS = [(10, 25, 25), (10, 25, 25), (10, 25, 25), (7, 20, 10), (5, 25, 15),
+                (1, 30, 25)]
 GIN_UP, GIN_STOCK, GIN_PASS, GIN_KNOCK = 52, 53, 54, 55
 _GIN_UTILS = gin.GinRummyUtils(13, 4, 10)
 
@@ -346,14 +354,18 @@ def _gin_lay(rp: Replay, s: Any, p: int, melds: list[list[str]]) -> None:
 
 
 def gin_rummy(rp: Replay) -> None:
-    s = pyspiel.load_game("gin_rummy", GIN_OS).new_initial_state()
+    knock, gin_bonus, undercut = rp.rng.choice(GIN_VARIANTS)
+    rp.tally.notes[f"options: knock {knock}, gin {gin_bonus}, undercut {undercut}"] += 1
+    s = pyspiel.load_game("gin_rummy", {**GIN_OS, "knock_card": knock, "gin_bonus": gin_bonus,
+                                        "undercut_bonus": undercut}).new_initial_state()
     queue = rp.deck([r + su for su in GIN_SUITS for r in GIN_RANKS])
     hands = [queue[:10], queue[10:20]]
     for c in queue[:21]:  # ten cards to seat 0, ten to seat 1, the upcard
         s.apply_action(_gin_id(c))
     up, queue = queue[20], queue[21:]
     # OpenSpiel's seat 0 acts first: rulelang's non-dealer, so the dealer is seat 1
-    S = rl_game("gin-rummy", GIN_RL).new_state(
+    rl_opts = {"knock_limit": knock, "gin_bonus": gin_bonus, "undercut_bonus": undercut}
+    S = rl_game("gin-rummy", {**GIN_RL, **rl_opts}).new_state(
         2, seed=rp.seed, dealer=1, auto_continue=False,
         deal={"hand": hands, "discard": [up], "stock": list(queue)})
     taken: str | None = None  # the card just drawn from the discard pile
@@ -443,7 +455,7 @@ def gin_rummy(rp: Replay) -> None:
     pts = counter(S, "points")
     want = list(s.returns())
     mine = [float(pts[0] - pts[1]), float(pts[1] - pts[0])]
-    if S.last_ended_by == "knock" and want == [0.0, 0.0] and max(pts) == 25:
+    if S.last_ended_by == "knock" and want == [0.0, 0.0] and max(pts) == undercut:
         # equal deadwood: rulelang's defender undercuts (pagat's rules, and those of the
         # Gin Rummy Association that OpenSpiel follows); OpenSpiel scores it 0
         rp.note("OpenSpiel departs: a tie after a knock scores 0 (rulelang: undercut)")
