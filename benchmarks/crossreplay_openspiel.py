@@ -121,7 +121,7 @@ def blackjack(rp: Replay) -> None:
             if a not in s.legal_actions():
                 rp.fail(f"the deck's next card {card} is not OpenSpiel's to deal")
             s.apply_action(a)
-            if len(queue) >= 50 or hit:
+            if len(queue) >= len(deck) - 2 or hit:  # the first two cards dealt, or a hit
                 mine.append(card)
             hit = False
             continue
