@@ -7,7 +7,7 @@ DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 ENVSTAMP := $(VENV)/.installed-envs
 
-.PHONY: demo rules-docs test test-long test-envs lint bench bench-smoke pypy fuzz soak clean accel accel-clean
+.PHONY: demo rules-docs test test-long test-envs crossreplay-openspiel crossreplay-rlcard lint bench bench-smoke pypy fuzz soak clean accel accel-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -61,7 +61,17 @@ $(ENVSTAMP): pyproject.toml | $(BIN)/python
 
 test-envs: $(ENVSTAMP)
 	RULELANG_ENV_TESTS=1 $(BIN)/python -m pytest tests/test_envs.py tests/test_rlcard_env.py \
-		tests/test_crossreplay_rlcard.py
+		tests/test_crossreplay_rlcard.py tests/test_crossreplay_openspiel.py
+
+# OpenSpiel's Hearts, Blackjack, Crazy Eights and Gin Rummy: 1,000 random games each replayed
+# in rulelang, every legal-move set and return compared (docs/environments.md; a few minutes;
+# test-envs runs 40 of each)
+crossreplay-openspiel: $(ENVSTAMP)
+	$(BIN)/python -m benchmarks.crossreplay_openspiel --games 1000
+
+# RLCard's Blackjack, Uno and Gin Rummy: the same, 1,000 games each (test-envs runs 100 of each)
+crossreplay-rlcard: $(ENVSTAMP)
+	$(BIN)/python -m tests.crossreplay_rlcard --games 1000
 
 test-long: $(DEVSTAMP)
 	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \
