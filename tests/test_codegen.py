@@ -137,9 +137,9 @@ def _fan_out(tmp_path: Path, trigger: str) -> Any:
 def test_inlining_is_bounded_however_the_functions_call_each_other(tmp_path: Path) -> None:
     # inlining everything would copy the last body 40**4 times (it took 48 s to check before
     # inlining had a budget)
-    t = time.perf_counter()
+    t = time.process_time()
     game = _fan_out(tmp_path, "round > 99 and f0(me) > 0")
-    assert time.perf_counter() - t < 5.0
+    assert time.process_time() - t < 5.0
     assert game.new_state(3, seed=1, record=False).status == "play"
 
 
@@ -150,10 +150,10 @@ def test_calls_of_functions_count_against_the_work_limit(
 
     monkeypatch.setattr(engine, "MAX_WORK", 100_000)
     game = _fan_out(tmp_path, "f0(me) > 0")
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(RuntimeRulesError, match="counting function calls"):
         game.new_state(3, seed=1, record=False)
-    assert time.perf_counter() - t < 5.0
+    assert time.process_time() - t < 5.0
 
 
 def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:

@@ -83,9 +83,9 @@ def test_alias_bomb_refused_quickly(tmp_path: Path) -> None:
     for k in range(1, 30):  # 10^30 strings if expanded
         lines.append(f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 10) + "]")
     p = write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     err = check(p)
-    assert time.perf_counter() - t0 < 10
+    assert time.process_time() - t0 < 10
     assert "aliases" in err
     located(err, p)
 
@@ -191,10 +191,10 @@ def play_bad_start(tmp_path: Path, start: str) -> RuntimeRulesError:
               "round:\n  start:\n    - gather(stock); shuffle(stock)\n"
               f"    - {start}\n    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")
     game = rulelang.load(str(p))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(RuntimeRulesError) as info:
         game.new_state(3, seed=0)
-    assert time.perf_counter() - t0 < 30
+    assert time.process_time() - t0 < 30
     assert info.value.span.line >= 1, info.value.render()
     return info.value
 
@@ -247,9 +247,9 @@ def test_distinct_and_sets_are_not_slow_on_big_inputs(tmp_path: Path) -> None:
         "    - junk = size(distinct(range(150000) + range(1000)))\n"
         "    - junk = junk + size(sets(stock, 3, 1000000000000))\n"
         "    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     s = game.new_state(3, seed=0)
-    assert time.perf_counter() - t0 < 10
+    assert time.process_time() - t0 < 10
     junk = s.g[[name for name, _ in game.globals].index("junk")]
     assert junk == 150000 + 13 * (4 + 1)  # every set of 3 and of 4 of each rank
 
@@ -266,9 +266,9 @@ def test_slices_runs_and_keys_are_bounded(tmp_path: Path) -> None:
         "    - \"junk = is_run([first(filter(stock, c -> c.rank == 'A')) for i in range(40)], "
         "ace: 'both')\"\n"
         "    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     game.new_state(3, seed=0)
-    assert time.perf_counter() - t0 < 10
+    assert time.process_time() - t0 < 10
     e = play_bad_start(tmp_path, '"x = [range(5000)]; '
                                  'junk = size(sets(hand[0] + stock, 3, key: c -> x))"')
     assert "a value of more than 1000 items" in e.message
@@ -407,14 +407,14 @@ def start_with(tmp_path: Path, start: str, max_work: int = 200_000,
                           "round:\n  start:\n    - gather(stock); shuffle(stock)\n"
                           f"    - {start}\n    - deal(stock, hand, 3)\n"
                           "    - move(top(stock), discard)\n")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     try:
         return game.new_state(3, seed=0, dealer=0, max_work=max_work)
     except RuntimeRulesError as e:
         assert e.span is not None and e.span.line >= 1, e.render()
         return e
     finally:
-        assert time.perf_counter() - t0 < 5
+        assert time.process_time() - t0 < 5
 
 
 # a game of two seats and one round of two steps, whose second step's trigger calls a pure
@@ -517,10 +517,10 @@ def test_listing_moves_charges_every_option_tried(tmp_path: Path) -> None:
                            "        args: {a: stock, b: stock, c: stock, d: stock, e: stock}\n"
                            "        when: a == b and b == c and c == d and d == e")
     game = load_text_game(tmp_path, "five.yaml", text)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(RuntimeRulesError, match="looped more than 100000") as info:
         game.new_state(2, seed=0, max_work=100_000).legal_moves()
-    assert time.perf_counter() - t0 < 2
+    assert time.process_time() - t0 < 2
     assert info.value.span.line == text.splitlines().index("      pick:") + 1
 
 
@@ -622,9 +622,9 @@ def test_log_texts_are_bounded(tmp_path: Path) -> None:
                           "    - gather(stock); shuffle(stock)\n"
                           '    - "x = range(199000); k = 0; while k < 2500 { log(x); k += 1 }"\n'
                           "    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     s = game.new_state(3, seed=0, record=True)
-    assert time.perf_counter() - t0 < 3
+    assert time.process_time() - t0 < 3
     assert limits.MAX_LOG_MESSAGES <= len(s.messages) <= 2 * limits.MAX_LOG_MESSAGES
     assert all(len(m) <= limits.MAX_LOG_TEXT for m in s.messages)
     assert s.messages[0].startswith("[0, 1, 2,") and s.messages[0].endswith("...")

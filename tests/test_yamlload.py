@@ -198,9 +198,9 @@ def test_alias_bomb_refused_quickly() -> None:
     for i in range(1, 10):
         prev, cur = chr(ord("a") + i - 1), chr(ord("a") + i)
         lines.append(f"{cur}: &{cur} [" + ",".join(["*" + prev] * 9) + "]")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     e = err("\n".join(lines) + "\n")
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     assert "aliases" in e.message
 
 
