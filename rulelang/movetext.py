@@ -133,3 +133,45 @@ class MoveTexts:
             return "?"  # a past move: where the card is now is no business of the log
         z = self.loc[c]
         return f"{self.znames[z]}#{self.zones[z].index(c) + 1}"
+
+
+def _order_free(tokens: list[str], typ: str) -> tuple:
+    """One argument's tokens as order does not matter to it: a list of cards as a sorted
+    multiset, melds (``|``-separated lists of cards) as a sorted multiset of such; any other
+    argument as typed."""
+    if typ.startswith("list[list"):
+        groups: list[list[str]] = [[]]
+        for t in tokens:
+            if t == "|":
+                groups.append([])
+            else:
+                groups[-1].append(t)
+        return tuple(sorted(tuple(sorted(g)) for g in groups))
+    if typ.startswith("list"):
+        return tuple(sorted(tokens))
+    return tuple(tokens)
+
+
+def any_order(S: Any, move: str) -> tuple[ActionDef, tuple] | None:
+    """The one legal move that ``move`` names with the cards of a list, or the melds of a
+    list of melds, in another order than the canonical one (``lay 3C 4C 5C | 7S 7H 7D``);
+    None if no legal move, or more than one, is so named. Asked only of a text that is not a
+    legal move's, so its cost (every legal move with a list argument rendered) is paid only
+    then."""
+    typed = canon_move(str(move).replace("|", " | ")).split()
+    found: dict[str, tuple[ActionDef, tuple]] = {}
+    for key, (action, args) in (S._legal or {}).items():
+        if not any(spec[2].startswith("list") for spec in action.args):
+            continue
+        name = canon_move(action.name).split()
+        if typed[:len(name)] != name:
+            continue
+        rest, want, got = typed[len(name):], [], []
+        for spec, v in zip(action.args, args):
+            toks = canon_move(S.render(v, spec[2], S.actor)).split()
+            want.append(_order_free(toks, spec[2]))
+            got.append(_order_free(rest[:len(toks)], spec[2]))
+            rest = rest[len(toks):]
+        if not rest and want == got:
+            found[key] = (action, args)
+    return next(iter(found.values())) if len(found) == 1 else None
