@@ -127,6 +127,9 @@ def show_game(path: str, seat: int | None = None, index: int | None = None,
         yield from _position(state, seat)
     if state.status in ("round_over", "game_over"):
         yield from _round_over(state, seat)
+    if isinstance(rec["outcome"], dict) and rec["outcome"].get("cut_short"):
+        yield (f"the game was cut short: {state.round} rounds played, the most the run "
+               "allowed (simulate --max-rounds)")
 
 
 def _who(p: int | None, seat: int | None, game: Any = None) -> str:
