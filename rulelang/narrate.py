@@ -10,7 +10,7 @@ it after it (``Table.visible``), as the events name them, so a hidden card is ne
 how many cards went where is what every seat sees of the table anyway.
 
 ``snapshot`` is taken before a step, ``describe`` after it; ``round_cause`` says whose move
-ended a round.
+ended a round. A seat of None sees every card (``replay --show`` without ``--seat``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ MOST_NAMED = 8
 Snapshot = tuple[list[str], list[bool], int]  # each card's place, whether seen, events before
 
 
-def _places(state: Any, seat: int) -> list[str]:
+def _places(state: Any, seat: int | None) -> list[str]:
     """Each card's place as ``seat``'s table names it."""
     g = state.game
     in_group: dict[int, tuple[int, int]] = {}  # a meld's zone -> (its container, its number)
@@ -56,11 +56,11 @@ def _places(state: Any, seat: int) -> list[str]:
     return out
 
 
-def snapshot(state: Any, seat: int) -> Snapshot:
+def snapshot(state: Any, seat: int | None) -> Snapshot:
     """What ``describe`` compares with: each card's place and whether ``seat`` sees it, and
     how many events the round has had."""
-    return (_places(state, seat), [state.visible(c, seat) for c in range(state.ncards)],
-            len(state.events))
+    return (_places(state, seat), [seat is None or state.visible(c, seat)
+                                   for c in range(state.ncards)], len(state.events))
 
 
 def _cards(state: Any, cards: list[int], seen: list[bool]) -> str:
@@ -79,16 +79,18 @@ def _cards(state: Any, cards: list[int], seen: list[bool]) -> str:
     return text
 
 
-def movements(state: Any, seat: int, before: Snapshot, others: bool = False) -> list[str]:
+def movements(state: Any, seat: int | None, before: Snapshot,
+              others: bool = False) -> list[str]:
     """The cards the step moved, as ``seat`` may know them: ``7♥ from discard to P1's hand``;
     ``others``: only those that went neither from nor to the seat's own zones. A card is
     named if the seat saw it before the step or sees it after, or if the step's moves, as
     the seat saw them, named it (a card played face up and gathered face down in one step)."""
     was, saw, k = before
     now = _places(state, seat)
-    named = {w for _p, texts in state.events[k:] for w in texts[seat].split()}
+    named = {w for _p, texts in state.events[k:] for w in texts[seat or 0].split()}
     name = state.game.tables.name
-    sees = [saw[c] or state.visible(c, seat) or name[c] in named for c in range(state.ncards)]
+    sees = [saw[c] or state.visible(c, seat) or name[c] in named  # type: ignore[arg-type]
+            for c in range(state.ncards)]
     moved: dict[tuple[str, str], list[int]] = {}
     for c in range(state.ncards):
         if was[c] != now[c]:
