@@ -256,7 +256,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
             if p != seat:
                 move = bots[p].choose(state, p)
                 log_mark = len(state.messages)
-                seen_events = _bot_move(con, state, seat, p, move)
+                seen_events = _told_move(con, state, seat, p, move)
                 continue
             seen_events = _show_events(con, state, seat, seen_events)
             hand = _own_hand(state, seat)
@@ -305,7 +305,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 try:
                     before = (state.clone(), seen_events, held if held is not None else hand)
                     log_mark = len(state.messages)
-                    seen_events = _bot_move(con, state, seat, seat, text)
+                    seen_events = _told_move(con, state, seat, seat, text)
                     undo.append(before)
                     held = hand
                     break
@@ -395,8 +395,8 @@ def _hint(con: Console, state: Any, seat: int, seed: int, bot_work: int | None) 
 
 
 def _standings(con: Console, state: Any, seat: int, title: str = "Standings:") -> None:
-    """Where every seat stands (at the game's end: ended): the winners first, then the seats
-    in play, then the others, each with its counters."""
+    """Where every seat stands, after a round or at the game's end: the winners first, then
+    the seats in play, then the others, each with its counters."""
     g = state.game
     w = state.winner
     winners = set(w if isinstance(w, list) else [] if w is None else [w])
@@ -484,7 +484,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
         _say(con, f"  out: {', '.join('you' if p == seat else f'P{p}' for p in out)}")
 
 
-def _bot_move(con: Console, state: Any, seat: int, mover: int, move: str) -> int:
+def _told_move(con: Console, state: Any, seat: int, mover: int, move: str) -> int:
     """Play a move and tell the seat what it did, as it may see it (``narrate``: another
     seat's move and the cards it moved; after the seat's own, what followed it elsewhere);
     the events seen so far."""
