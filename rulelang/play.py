@@ -244,7 +244,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                         ws = [_team(state, t, seat) for t in sorted({state.team[x] for x in ws
                                                                      if x is not None})]
                     _say(con, ("Game over.", "bold"), " Winner: "
-                         f"{', '.join('you' if x == seat else f'P{x}' for x in ws)}")
+                         f"{', '.join(_winner(x, seat) for x in ws)}")
                     _standings(con, state, seat)
                     return 0
                 _standings(con, state, seat, f"Standings after round {state.round}:")
@@ -502,3 +502,9 @@ def _round_why(con: Console, state: Any, seat: int, log_mark: int) -> None:
         _say(con, f"  ended by {state.ended_by} {narrate.round_cause(state, seat)}")
     for text in state.messages[min(log_mark, len(state.messages)):]:
         _say(con, "  ", (text, "italic"))
+
+
+def _winner(x: Any, seat: int) -> str:
+    """A winner as the table names it: ``you``, ``P1``, a team by its seats (``you+P2``),
+    or ``none``."""
+    return x if isinstance(x, str) else "none" if x is None else "you" if x == seat else f"P{x}"
