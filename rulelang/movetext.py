@@ -4,7 +4,8 @@ A move's canonical text is its action's name and its arguments: cards by name (o
 ``stock#2``, when the viewer cannot see them), seats as ``P<n>``, groups on the table as
 ``P<owner>#<number>``, several cards in canonical order, several melds separated by `` | ``.
 ``canon_move`` is the form texts are compared in (cards canonical, words lower case), which is
-how a typed move is matched to a legal one. Texts are built only when asked for: bots that
+how a typed move is matched to a legal one; ``any_order`` and ``one_by_one`` match the several
+cards of a typed move in any order. Texts are built only when asked for: bots that
 count moves never need them.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .cards import normalize
+from .errors import IllegalMove
 from .game import ActionDef
 from .groups import Group
 
@@ -175,3 +177,29 @@ def any_order(S: Any, move: str) -> tuple[ActionDef, tuple] | None:
         if not rest and want == got:
             found[key] = (action, args)
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def one_by_one(S: Any, move: str) -> list[str] | None:
+    """``pass 2H 2C AS`` where a card is passed a move at a time (``pass 2H``, then ``pass
+    2C``, …, by the same seat): the single moves, in the order typed, if each is legal in
+    turn (tried on a copy) and the same seat makes them all; else None."""
+    typed = canon_move(str(move)).split()
+    mover = S.current_player()
+    for action, _args in (S._legal or {}).values():
+        if len(action.args) != 1 or action.args[0][2] != "card":
+            continue
+        name = canon_move(action.name).split()
+        if typed[:len(name)] != name or len(typed) < len(name) + 2:
+            continue
+        pieces = [" ".join([*name, t]) for t in typed[len(name):]]
+        trial = S.clone()
+        trial.record = False
+        try:
+            for p in pieces:
+                if trial.current_player() != mover:
+                    return None
+                trial.apply(p)
+        except IllegalMove:
+            return None
+        return pieces
+    return None

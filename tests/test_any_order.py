@@ -68,3 +68,21 @@ def test_another_order_is_no_licence_for_other_moves() -> None:
     s = g.new_state(2, seed=0)
     with pytest.raises(IllegalMove):
         s.apply("stock draw")  # order is free within a list of cards only
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (2, 0, 1), (1, 2, 0)])
+def test_cards_passed_a_move_at_a_time_typed_at_once(order: tuple[int, int, int]) -> None:
+    g = rulelang.load("hearts")  # `pass 3S` three times in a row, by the same seat
+    s = g.new_state(4, seed=0)
+    p = s.current_player()
+    hand = s.view(p)["zones"]["hand"][p][:3]
+    one, many = s.clone(), s.clone()
+    for c in hand:
+        one.apply(f"pass {c}")
+    many.apply("Pass " + " ".join(hand[i].lower() for i in order))
+    assert sorted(many.history) == sorted(one.history)  # the same moves, in the order typed
+    for z in ("hand", "passing"):
+        assert sorted(many.view(p)["zones"][z][p]) == sorted(one.view(p)["zones"][z][p])
+    with pytest.raises(IllegalMove):  # a card not held: none of them is passed
+        s.apply(f"pass {hand[0]} {hand[1]} {next(c for c in g.tables.name if c not in hand)}")
+    assert s.decisions == 0
