@@ -5,8 +5,10 @@ comment, is the command: players, seed, options), one input a line, and
 ``tests/golden/<game>.txt`` is the screen it saw (no colours), the inputs echoed after their
 prompts. tests/test_goldens.py plays each game in this process from its inputs and compares.
 
-The inputs were chosen by a bot at the human seat (random, seeded; Enter between rounds), with
-options that keep the match short (``GAMES``). Regenerate both files of every game, after a
+The inputs were chosen by a bot at the human seat (``HUMAN``, seeded; Enter between rounds),
+with options that keep the match short (``GAMES``); a move of several cards is typed with its
+cards the other way round where that names the same move (so the goldens type them in any
+order, as a player may). Regenerate both files of every game, after a
 change that is meant to change what ``play`` shows or how a game plays, with one command, and
 review the diff::
 
@@ -88,9 +90,29 @@ def choose_inputs(name: str) -> list[str]:
         p = state.current_player()
         move = (bots[p] if p else me).choose(state, p)
         if not p:
-            typed.append(move)
+            typed.append(_reordered(state, move))
         state.apply(move)
     return typed
+
+
+def _reordered(state: Any, move: str) -> str:
+    """A move of several cards as a player might type it, the cards (and melds) the other way
+    round, if that names the same move (``movetext.any_order``); else the move as listed."""
+    from rulelang.errors import IllegalMove
+
+    words = move.split()
+    k = next((i for i, w in enumerate(words) if state.game.tables.lookup(w)), len(words))
+    if len([w for w in words[k:] if w != "|"]) < 2:
+        return move
+    groups = " ".join(words[k:]).split(" | ")
+    other = " ".join([*words[:k], " | ".join(" ".join(g.split()[::-1]) for g in groups[::-1])])
+    a, b = state.clone(), state.clone()
+    try:
+        a.apply(other)
+    except IllegalMove:  # not the same move: typed as listed
+        return move
+    b.apply(move)
+    return other if a.history == b.history else move
 
 
 class PlainConsole:
