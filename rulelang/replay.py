@@ -250,12 +250,10 @@ def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow
                     "move")
         try:
             state.apply(str(move))
-        except RoundLimit as e:
-            if not rec["outcome"].get("cut_short"):  # a log of a game played to its end
-                return f"the rules failed while playing move {k} (P{seat}: '{move}'): " \
-                       f"{e.message}"
-            cut = True
         except RuntimeRulesError as e:  # the rules failed: not the move being rejected
+            if isinstance(e, RoundLimit) and rec["outcome"].get("cut_short"):
+                cut = True  # where simulate --max-rounds ended the game
+                continue
             where = f" ({e.span})" if e.span.line else ""
             return f"the rules failed while playing move {k} (P{seat}: '{move}'){where}: " \
                    f"{e.message}"

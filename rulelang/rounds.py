@@ -25,7 +25,7 @@ class Rounds:
         self.round += 1
         if self.round > self.max_rounds:
             raise RoundLimit(f"the match went on for more than {self.max_rounds} rounds",
-                                    g.match_over.span if g.match_over is not None else None)
+                             g.match_over.span if g.match_over is not None else None)
         self.round_steps = 0
         self.turns = 0
         self.check_next = None  # a new deal: every trigger is checked
