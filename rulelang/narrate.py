@@ -120,20 +120,21 @@ def who(state: Any, p: int, seat: int) -> str:
 
 def describe(state: Any, seat: int, before: Snapshot, mover: int) -> list[str]:
     """The lines that tell ``seat`` what the step just taken by ``mover`` did: the move (and
-    any the house made after it) as the seat saw it, then where cards went. The seat's own
-    move is not told again, only what followed it elsewhere (the house's moves, a card the
-    rules gave another seat)."""
+    any the house made after it) as the seat saw it, then where cards went (after the move
+    when it was the step's only one; else on a line of their own, as the step's whole). The
+    seat's own move is not told again, only what followed it elsewhere (the house's moves, a
+    card the rules gave another seat)."""
     events = state.events[before[2]:]
     own = mover == seat
-    moves = movements(state, seat, before, own)
+    moves = "; ".join(movements(state, seat, before, own))
     lines = [f"{who(state, p, seat)}: {texts[seat]}" for p, texts in events
              if not (own and p == seat)]
-    if not lines and own:
-        lines = ["then"] if moves else []
-    elif not lines:  # one item of a choice under way: what it was is the mover's own
+    if not lines and not own:  # one item of a choice under way: what it was is the mover's
         lines = [f"{who(state, mover, seat)}: chooses"]
-    if moves:
-        lines[0] += (": " if lines[0] == "then" else " — ") + "; ".join(moves)
+    if moves and len(lines) == 1 and not own:
+        lines[0] += f" — {moves}"
+    elif moves:
+        lines.append(f"{'then' if own and not lines else 'cards'}: {moves}")
     return lines
 
 
