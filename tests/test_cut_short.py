@@ -38,6 +38,11 @@ def test_games_reaching_the_limit_are_cut_short_not_the_run(tmp_path: Path) -> N
     assert show.returncode == 0, output(show)
     assert show.stdout.rstrip().endswith("the game was cut short: 2 rounds played, the most "
                                          "the run allowed (simulate --max-rounds)")
+    # each move with the cards it moved (narrate.py): every card named without --seat, the
+    # others' draws from the stock counted from a seat
+    assert " draw stock — " in show.stdout and " from stock to P" in show.stdout
+    mine = run_cli("replay", str(log), "--show", "--game", "1", "--seat", "0")
+    assert "draw stock — a card from stock to P" in mine.stdout, output(mine)
 
 
 def test_a_limit_not_reached_changes_nothing() -> None:
