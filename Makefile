@@ -7,7 +7,8 @@ DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 ENVSTAMP := $(VENV)/.installed-envs
 
-.PHONY: demo rules-docs test test-long test-envs crossreplay-openspiel crossreplay-rlcard lint bench bench-smoke pypy fuzz soak clean accel accel-clean
+.PHONY: demo rules-docs goldens test test-long test-envs crossreplay-openspiel crossreplay-rlcard lint \
+	bench bench-smoke pypy fuzz soak clean accel accel-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -34,6 +35,13 @@ demo: $(STAMP)
 # that they are current)
 rules-docs: $(STAMP)
 	$(BIN)/python -m rulelang.explain --write docs/rules
+
+# tests/golden/: a whole short match of every bundled game through `rulelang play`, the inputs
+# (chosen by a bot at the human seat) and the screen; tests/test_goldens.py compares the screen.
+# After a change meant to change what play shows, or how a game plays: make goldens, review the
+# diff (docs/scenarios.md, "Golden play transcripts")
+goldens: $(DEVSTAMP)
+	$(BIN)/python -m tests.goldens --write
 
 # `rulelang test games` (every bundled scenario) is not run here on its own: the suite runs it
 # (tests/test_cli.py::test_test_bundled_games, which also checks the count passed), and it costs

@@ -327,7 +327,9 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
              max_moves: int = typer.Option(None, help="legal moves allowed in one decision "
                                            "(default 5,000)"),
              max_rounds: int = typer.Option(None, help="rounds allowed in one match "
-                                            "(default 1,000,000)"),
+                                            "(default 1,000,000); a game that reaches it "
+                                            "ends there, counted as cut short, with no "
+                                            "winner (docs/metrics.md)"),
              max_work: int = typer.Option(None, help="work allowed in one engine step "
                                           f"(default {MAX_WORK:,})"),
              bot_work: int = typer.Option(None, help=BOT_WORK_HELP),
@@ -379,13 +381,15 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
             log, done = None, log
             done.close()  # the last lines reach the file here: a full disk shows at the latest
         files.close()
-        stats.update(game=g.name, seed=seed, options=dict(g.options))  # what reproduces it
+        stats.update(game=g.name, seed=seed, options=dict(g.options),  # what reproduces it
+                     **({} if max_rounds is None else {"max_rounds": max_rounds}))
         files.write_report([stats])
     except RulesError as e:
         _fail(e)
         return
     except sim.Interrupted as e:  # Ctrl-C: the statistics of the games finished, then exit 130
-        e.stats.update(game=g.name, seed=seed, options=dict(g.options), interrupted=True)
+        e.stats.update(game=g.name, seed=seed, options=dict(g.options), interrupted=True,
+                       **({} if max_rounds is None else {"max_rounds": max_rounds}))
         show_stats(e.stats, as_json, _echo)
         _echo_err(f"{e.stats['games']} of {e.asked} games finished: the statistics are theirs")
         raise typer.Exit(130) from None

@@ -24,7 +24,7 @@ from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
 from .legal import LegalMoves
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
-from .movetext import MoveTexts, canon_move, cards_in
+from .movetext import MoveTexts, any_order, canon_move, cards_in, one_by_one
 from .rounds import Rounds
 from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
@@ -255,6 +255,13 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         assert self._legal is not None
         entry = self._legal.get(canon_move(move))
         if entry is None and self.apply_whole(move):  # several items of a choice at once
+            return
+        if entry is None:  # the cards of a list, or its melds, typed in another order
+            entry = any_order(self, move)
+        pieces = one_by_one(self, move) if entry is None else None
+        if pieces:  # a card a move, several typed at once
+            for p in pieces:
+                self.apply(p)
             return
         if entry is None:
             texts = self._legal_list or []

@@ -110,6 +110,12 @@ class RuntimeRulesError(RulesError):
     """The rules went wrong while running: a limit was hit, or no move was possible."""
 
 
+class RoundLimit(RuntimeRulesError):
+    """A match went on for more rounds than the state allows (``max_rounds``): ``simulate``
+    ends such a game there (cut short) instead of the run; elsewhere an error like any
+    other."""
+
+
 class IllegalMove(RulesError):
     """A move that is not legal in the current state; the state is left unchanged."""
 

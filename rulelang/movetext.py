@@ -4,7 +4,8 @@ A move's canonical text is its action's name and its arguments: cards by name (o
 ``stock#2``, when the viewer cannot see them), seats as ``P<n>``, groups on the table as
 ``P<owner>#<number>``, several cards in canonical order, several melds separated by `` | ``.
 ``canon_move`` is the form texts are compared in (cards canonical, words lower case), which is
-how a typed move is matched to a legal one. Texts are built only when asked for: bots that
+how a typed move is matched to a legal one; ``any_order`` and ``one_by_one`` match the several
+cards of a typed move in any order. Texts are built only when asked for: bots that
 count moves never need them.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .cards import normalize
+from .errors import IllegalMove
 from .game import ActionDef
 from .groups import Group
 
@@ -133,3 +135,71 @@ class MoveTexts:
             return "?"  # a past move: where the card is now is no business of the log
         z = self.loc[c]
         return f"{self.znames[z]}#{self.zones[z].index(c) + 1}"
+
+
+def _order_free(tokens: list[str], typ: str) -> tuple:
+    """One argument's tokens as order does not matter to it: a list of cards as a sorted
+    multiset, melds (``|``-separated lists of cards) as a sorted multiset of such; any other
+    argument as typed."""
+    if typ.startswith("list[list"):
+        groups: list[list[str]] = [[]]
+        for t in tokens:
+            if t == "|":
+                groups.append([])
+            else:
+                groups[-1].append(t)
+        return tuple(sorted(tuple(sorted(g)) for g in groups))
+    if typ.startswith("list"):
+        return tuple(sorted(tokens))
+    return tuple(tokens)
+
+
+def any_order(S: Any, move: str) -> tuple[ActionDef, tuple] | None:
+    """The one legal move that ``move`` names with the cards of a list, or the melds of a
+    list of melds, in another order than the canonical one (``lay 3C 4C 5C | 7S 7H 7D``);
+    None if no legal move, or more than one, is so named. Asked only of a text that is not a
+    legal move's, so its cost (every legal move with a list argument rendered) is paid only
+    then."""
+    typed = canon_move(str(move).replace("|", " | ")).split()
+    found: dict[str, tuple[ActionDef, tuple]] = {}
+    for key, (action, args) in (S._legal or {}).items():
+        if not any(spec[2].startswith("list") for spec in action.args):
+            continue
+        name = canon_move(action.name).split()
+        if typed[:len(name)] != name:
+            continue
+        rest, want, got = typed[len(name):], [], []
+        for spec, v in zip(action.args, args):
+            toks = canon_move(S.render(v, spec[2], S.actor)).split()
+            want.append(_order_free(toks, spec[2]))
+            got.append(_order_free(rest[:len(toks)], spec[2]))
+            rest = rest[len(toks):]
+        if not rest and want == got:
+            found[key] = (action, args)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def one_by_one(S: Any, move: str) -> list[str] | None:
+    """``pass 2H 2C AS`` where a card is passed a move at a time (``pass 2H``, then ``pass
+    2C``, …, by the same seat): the single moves, in the order typed, if each is legal in
+    turn (tried on a copy) and the same seat makes them all; else None."""
+    typed = canon_move(str(move)).split()
+    mover = S.current_player()
+    for action, _args in (S._legal or {}).values():
+        if len(action.args) != 1 or action.args[0][2] != "card":
+            continue
+        name = canon_move(action.name).split()
+        if typed[:len(name)] != name or len(typed) < len(name) + 2:
+            continue
+        pieces = [" ".join([*name, t]) for t in typed[len(name):]]
+        trial = S.clone()
+        trial.record = False
+        try:
+            for p in pieces:
+                if trial.current_player() != mover:
+                    return None
+                trial.apply(p)
+        except IllegalMove:
+            return None
+        return pieces
+    return None

@@ -16,6 +16,7 @@ from typing import Any, Union
 
 from rich.console import Console
 
+from . import narrate
 from .agents import make_agent
 from .cards import JOKER, RED_SUITS, pretty
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
@@ -225,6 +226,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
     if game.teams is not None:
         _say(con, "  teams: " + ", ".join(_team(state, t, seat) for t in sorted(set(state.team))))
     seen_events = 0
+    log_mark = len(state.messages)  # the rules' log lines before the latest step
     # the positions of the seat's earlier decisions, for `undo`: (state, events seen, hand)
     undo: list[tuple[Any, int, frozenset[str]]] = []
     held: frozenset[str] | None = None  # the seat's hand at its last decision
@@ -234,6 +236,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                 _show_events(con, state, seat, seen_events)
                 seen_events = 0
                 _showdown(con, state, seat)
+                _round_why(con, state, seat, log_mark)
                 if state.status == "game_over":
                     w = state.winner
                     ws = w if isinstance(w, list) else [w]
@@ -241,16 +244,19 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                         ws = [_team(state, t, seat) for t in sorted({state.team[x] for x in ws
                                                                      if x is not None})]
                     _say(con, ("Game over.", "bold"), " Winner: "
-                         f"{', '.join('you' if x == seat else f'P{x}' for x in ws)}")
+                         f"{', '.join(_winner(x, seat) for x in ws)}")
                     _standings(con, state, seat)
                     return 0
+                _standings(con, state, seat, f"Standings after round {state.round}:")
                 _ask(con, input_fn, "press Enter for the next round")
+                log_mark = len(state.messages)
                 state.next_round()
                 continue
             p = state.current_player()
             if p != seat:
                 move = bots[p].choose(state, p)
-                state.apply(move)
+                log_mark = len(state.messages)
+                seen_events = _told_move(con, state, seat, p, move)
                 continue
             seen_events = _show_events(con, state, seat, seen_events)
             hand = _own_hand(state, seat)
@@ -268,6 +274,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                         _say(con, ("nothing to undo: this is your first decision", "yellow"))
                         continue
                     state, seen_events, held = undo.pop()
+                    log_mark = len(state.messages)
                     _say(con, "  back to your previous decision")
                     break
                 if text.lower() == "scenario" and "scenario" not in moves:
@@ -297,7 +304,8 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                     continue
                 try:
                     before = (state.clone(), seen_events, held if held is not None else hand)
-                    state.apply(text)
+                    log_mark = len(state.messages)
+                    seen_events = _told_move(con, state, seat, seat, text)
                     undo.append(before)
                     held = hand
                     break
@@ -386,14 +394,15 @@ def _hint(con: Console, state: Any, seat: int, seed: int, bot_work: int | None) 
     _say(con, "  hint: ", (moves[i], "bold"), f" — {why}")
 
 
-def _standings(con: Console, state: Any, seat: int) -> None:
-    """Where every seat ended: the winners first, then the others, each with its counters."""
+def _standings(con: Console, state: Any, seat: int, title: str = "Standings:") -> None:
+    """Where every seat stands, after a round or at the game's end: the winners first, then
+    the seats in play, then the others, each with its counters."""
     g = state.game
     w = state.winner
     winners = set(w if isinstance(w, list) else [] if w is None else [w])
     kinds = g.slot_kinds()[1]
     names = [(ci, name) for ci, (name, _) in enumerate(g.counters) if kinds[ci] == FREE]
-    _say(con, ("Standings:", "bold"))
+    _say(con, (title, "bold"))
     for p in sorted(range(state.n), key=lambda p: (p not in winners, not state.active[p], p)):
         row = ", ".join(f"{name} {show_value(state.ctr[ci][p])}" for ci, name in names)
         tag = " (winner)" if p in winners else "" if state.active[p] else " (out)"
@@ -473,3 +482,29 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
     out = [p for p in range(state.n) if not state.active[p]]
     if out:
         _say(con, f"  out: {', '.join('you' if p == seat else f'P{p}' for p in out)}")
+
+
+def _told_move(con: Console, state: Any, seat: int, mover: int, move: str) -> int:
+    """Play a move and tell the seat what it did, as it may see it (``narrate``: another
+    seat's move and the cards it moved; after the seat's own, what followed it elsewhere);
+    the events seen so far."""
+    before = narrate.snapshot(state, seat)
+    state.apply(move)
+    for line in narrate.describe(state, seat, before, mover):
+        _say(con, "  ", line)
+    return len(state.events)
+
+
+def _round_why(con: Console, state: Any, seat: int, log_mark: int) -> None:
+    """Why the round ended: the ending as the rules name it and whose move brought it about,
+    then the rules' own lines (``log(...)``) written while it was settled."""
+    if state.ended_by is not None:
+        _say(con, f"  ended by {state.ended_by} {narrate.round_cause(state, seat)}")
+    for text in state.messages[min(log_mark, len(state.messages)):]:
+        _say(con, "  ", (text, "italic"))
+
+
+def _winner(x: Any, seat: int) -> str:
+    """A winner as the table names it: ``you``, ``P1``, a team by its seats (``you+P2``),
+    or ``none``."""
+    return x if isinstance(x, str) else "none" if x is None else "you" if x == seat else f"P{x}"

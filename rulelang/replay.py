@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import ENGINE_FORMAT  # what a seed means: the engine alone knows when it changes
-from .errors import LoadError, RulesError, RuntimeRulesError, Span, UsageError
+from .errors import LoadError, RoundLimit, RulesError, RuntimeRulesError, Span, UsageError
 from .seeds import game_seed
 
 # the earlier engine formats, named for the message that refuses their logs
@@ -38,10 +38,11 @@ FORMAT_ENGINE1 = "rulelang-replay/1"
 REQUIRED = ("format", "game", "files", "players", "seed", "index", "moves", "outcome")
 
 
-def outcome(state: Any) -> dict[str, Any]:
-    """How a finished game came out: what a replay must reproduce exactly."""
+def outcome(state: Any, cut_short: bool = False) -> dict[str, Any]:
+    """How a finished game came out: what a replay must reproduce exactly; ``cut_short``: a
+    game ended at the round limit (``simulate --max-rounds``), so marked."""
     r = state.result()
-    return _plain({
+    return _plain({**({"cut_short": True} if cut_short else {}),
         "over": r["over"], "winner": r["winner"], "rounds": r["rounds"],
         "decisions": state.decisions, "counters": r["counters"],
         "eliminated": r["eliminated"],
@@ -240,8 +241,9 @@ def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow
     if "game_seed" in rec and rec["game_seed"] != gs:
         return f"the logged game_seed {rec['game_seed']} is not the seed of game {index}"
     state = game.new_state(players, seed=gs, record=False, **limits)
+    cut = False  # ended at the round limit, as simulate --max-rounds ends a game
     for k, (seat, move) in enumerate(rec["moves"], 1):
-        if state.is_over():
+        if state.is_over() or cut:
             return f"the game was over after move {k - 1}, but the log has {len(rec['moves'])}"
         if state.current_player() != seat:
             return (f"move {k} ('{move}') is P{seat}'s, but P{state.current_player()} is to "
@@ -249,14 +251,17 @@ def _replay_one(rec: dict[str, Any], games: dict[str, Any], log_dir: Path, allow
         try:
             state.apply(str(move))
         except RuntimeRulesError as e:  # the rules failed: not the move being rejected
+            if isinstance(e, RoundLimit) and rec["outcome"].get("cut_short"):
+                cut = True  # where simulate --max-rounds ended the game
+                continue
             where = f" ({e.span})" if e.span.line else ""
             return f"the rules failed while playing move {k} (P{seat}: '{move}'){where}: " \
                    f"{e.message}"
         except RulesError as e:
             return f"move {k} (P{seat}: '{move}') was rejected: {e.message}"
-    if not state.is_over():
+    if not state.is_over() and not cut:
         return f"the game is not over after the {len(rec['moves'])} logged moves"
-    got, want = outcome(state), rec["outcome"]
+    got, want = outcome(state, cut), rec["outcome"]
     diff = [k for k in sorted(set(got) | set(want)) if got.get(k) != want.get(k)]
     if diff:
         k = diff[0]

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from . import narrate
 from .errors import LoadError, RulesError, RuntimeRulesError, Span, UsageError
 from .game import CARDS, FREE
 from .groups import Group
@@ -115,7 +116,7 @@ def show_game(path: str, seat: int | None = None, index: int | None = None,
         if state.current_player() != mover:
             raise LoadError(f"move {k} ('{move}') is P{mover}'s, but P"
                             f"{state.current_player()} is to move", where)
-        before = len(state.events)
+        before = narrate.snapshot(state, seat)
         try:
             state.apply(str(move))
         except RuntimeRulesError:
@@ -127,6 +128,9 @@ def show_game(path: str, seat: int | None = None, index: int | None = None,
         yield from _position(state, seat)
     if state.status in ("round_over", "game_over"):
         yield from _round_over(state, seat)
+    if isinstance(rec["outcome"], dict) and rec["outcome"].get("cut_short"):
+        yield (f"the game was cut short: {state.round} rounds played, the most the run "
+               "allowed (simulate --max-rounds)")
 
 
 def _who(p: int | None, seat: int | None, game: Any = None) -> str:
@@ -138,17 +142,21 @@ def _who(p: int | None, seat: int | None, game: Any = None) -> str:
 
 
 def _moves(state: Any, seat: int | None, k: int, mover: int, move: str,
-           before: int) -> Iterator[str]:
-    """The move just made (as the seat saw it) and any the house made after it."""
-    new = state.events[before:]
+           before: narrate.Snapshot) -> Iterator[str]:
+    """The move just made (as the seat saw it) and any the house made after it, then the
+    cards it moved (``narrate``: named only where the seat saw them)."""
+    new = state.events[before[2]:]
+    moved = narrate.movements(state, seat, before)
+    tail = f" — {'; '.join(moved)}" if moved else ""
     if not new:  # one item of a choice under way: the mover's own, shown only to the mover
         shown = move if seat is None or seat == mover else "(chooses)"
-        yield f"move {k}: {_who(mover, seat)} {shown}"
+        yield f"move {k}: {_who(mover, seat)} {shown}{tail}"
         return
     for n, (who, texts) in enumerate(new):
         text = (move if n == 0 else texts[who if who >= 0 else 0]) if seat is None \
             else texts[seat]
-        yield (f"move {k}: " if n == 0 else "  then ") + f"{_who(who, seat, state.game)} {text}"
+        yield (f"move {k}: " if n == 0 else "  then ") + f"{_who(who, seat, state.game)} {text}" \
+            + (tail if n == 0 else "")
 
 
 def _card(game: Any, name: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import house
-from .errors import RuntimeRulesError
+from .errors import RoundLimit
 from .runtime import seat_of
 
 
@@ -24,8 +24,8 @@ class Rounds:
         g = self.game
         self.round += 1
         if self.round > self.max_rounds:
-            raise RuntimeRulesError(f"the match went on for more than {self.max_rounds} rounds",
-                                    g.match_over.span if g.match_over is not None else None)
+            raise RoundLimit(f"the match went on for more than {self.max_rounds} rounds",
+                             g.match_over.span if g.match_over is not None else None)
         self.round_steps = 0
         self.turns = 0
         self.check_next = None  # a new deal: every trigger is checked

@@ -19,7 +19,7 @@ from typing import Any
 
 from . import metrics
 from .agents import make_agent
-from .errors import RuntimeRulesError
+from .errors import RoundLimit, RuntimeRulesError
 from .limits import MAX_DECISIONS_PER_GAME
 from .metrics import mean_of as _mean
 from .metrics import median_of as _median
@@ -41,6 +41,7 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
     gs = game_seed(seed, i)
     problems: list[str] = []
     order: list[int] = []  # the seats in the order of their first decision (metrics.py)
+    cut = False  # ended at the round limit (max_rounds) before the match was over
     try:
         state = game.new_state(players, seed=gs, record=record, **(limits or {}))
         bots = [make_agent(a, gs * 31 + p + 1, bot_work) for p, a in enumerate(agents)]
@@ -55,23 +56,30 @@ def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
                 problems.extend((state.check_invariants() + conserved_problems(state))[:3])
             if state.decisions > MAX_DECISIONS_PER_GAME:
                 problems.append(f"game {i} made more than {MAX_DECISIONS_PER_GAME} decisions")
+    except RoundLimit:  # the game is cut short there: no winner, its rounds counted
+        cut = True
     except RuntimeRulesError as e:  # which game, and how to play it again
         e.add_context(f"in game {i} of the run, whose own seed is {gs}; simulate --seed "
                       f"{seed} --games {i + 1} plays it again")
         raise
-    winner = state.winner
+    winner = None if cut else state.winner
     winners = winner if isinstance(winner, list) else ([] if winner is None else [winner])
-    out = {"rounds": state.round, "decisions": state.decisions, "winners": winners,
+    rounds = len(state.round_results) if cut else state.round
+    out = {"rounds": rounds, "decisions": state.decisions, "winners": winners,
            **round_figures(state), "problems": problems,
            "order": metrics.first_order(state, order),
            "standing": metrics.standings(state, winners)}
     if state.game.teams is not None:
         out["teams"] = list(state.team)
+    if cut:
+        out["cut_short"] = True
     if record:
         out["moves"] = [[p, text] for p, text in state.history]
-        out["outcome"] = outcome(state)
+        out["outcome"] = outcome(state, cut)
     if records:
         out["line"] = game_record(state, i, gs, winners)
+        if cut:
+            out["line"].update(rounds=rounds, cut_short=True)
     return out
 
 
@@ -123,6 +131,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.games = 0
+        self.cut_short = 0  # games ended at the round limit (--max-rounds), no winner counted
         self.decisions = 0
         self.turns = 0
         self.wins: Counter[tuple[int, int]] = Counter()  # (seat, winners of that game) -> games
@@ -141,6 +150,7 @@ class Tally:
     def add(self, r: dict[str, Any]) -> None:
         """Count one game's record (from ``play_one``)."""
         self.games += 1
+        self.cut_short += bool(r.get("cut_short"))
         self.decisions += r["decisions"]
         self.turns += r["turns"]
         for w in r["winners"]:
@@ -157,6 +167,7 @@ class Tally:
     def merge(self, o: Tally) -> None:
         """Add the tally of the games that come after these."""
         self.games += o.games
+        self.cut_short += o.cut_short
         self.decisions += o.decisions
         self.turns += o.turns
         self.wins.update(o.wins)
@@ -466,6 +477,7 @@ def summarize(t: Tally, players: int, agents: list[str], seconds: float) -> dict
     nend = sum(ended.values())
     out: dict[str, Any] = {
         "games": games,
+        "cut_short": t.cut_short,
         "players": players,
         "agents": agents,
         "rounds": total_rounds,

@@ -133,6 +133,9 @@ def print_stats(s: dict[str, Any]) -> None:
             t.add_row(a, ",".join(f"P{p}" for p in r["seats"]), f"{r['win_rate']:.1%}",
                       f"{r['ci95'][0]:.1%} – {r['ci95'][1]:.1%}")
         con.print(t)
+    if s.get("cut_short"):  # games ended at --max-rounds: counted, but no one's win
+        con.print(f"games cut short at {s.get('max_rounds', '?')} rounds (--max-rounds): "
+                  f"{s['cut_short']} of {s['games']}, no winner counted for them")
     rpg, tpr, dpr = s["rounds_per_game"], s["turns_per_round"], s["decisions_per_round"]
     con.print(f"rounds per game: mean {rpg['mean']:.2f}, median {rpg['median']:g}")
     # a turn counts when a decision is made in it: a deal that one seat's phases drive

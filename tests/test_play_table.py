@@ -55,3 +55,28 @@ def test_a_saved_position_is_played_on(tmp_path: Path) -> None:
     assert "hand you: 7♣ 3♠ 4♠" in r.stdout  # the position it was saved at
     bad = run_cli("play", str(saved), "--seed", "3")
     assert bad.returncode == 2 and "sets its own" in bad.stderr
+
+
+def test_moves_told_as_the_seat_sees_them_and_rounds_explained() -> None:
+    out = play("1\n" * 300, "--players", "3", "--agents", "random", "--option", "lives=1")
+    assert "P1: draw discard — J♠ from discard to P1's hand" in out  # a card seen
+    assert "P1: draw stock — a card from stock to P1's hand" in out  # a card not seen
+    assert "ended by knock after P1's move 'knock', then your move 'discard 2S'" in out
+    after = out[out.index("Standings after round 1:"):].splitlines()
+    assert after[1:4] == ["  you: lives 0", "  P1: lives 1", "  P2: lives 1"]
+    assert "Standings after round 3" not in out  # the last round: the final standings
+
+
+def test_the_rules_log_lines_of_the_round_end_are_shown(tmp_path: Path) -> None:
+    from .helpers import write_variant
+
+    games = Path(__file__).resolve().parent.parent / "games"
+    f = write_variant(games / "thirty-one.yaml", tmp_path / "t.yaml", (
+        "      - low = lowest(players, p -> hand_value(hand[p]))",
+        "      - low = lowest(players, p -> hand_value(hand[p]))\n"
+        "      - log('the knocker was')\n      - log(knocker)"))
+    r = run_cli("play", str(f), "--seed", "1", "--players", "3", "--agents", "random",
+                "--option", "lives=1", stdin="1\n" * 300)
+    assert r.returncode == 0, output(r)
+    why = r.stdout[r.stdout.index("ended by knock"):].splitlines()
+    assert why[1:3] == ["  the knocker was", "  1"]
