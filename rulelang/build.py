@@ -435,6 +435,8 @@ class Builder:
                 for x in sorted(v):
                     t = join_src(t, x)
                 types[k] = t
+        for w in c.text_writers:  # text(...) of a global: written by its type (display.py)
+            w.resolve(game.global_types)
         game.moves_distinct = all(a.distinct for ph in phases.values() for a in ph.actions)
         from .check import run_passes
 

@@ -14,7 +14,7 @@ hand evaluator's value beside the hand, hands sorted by suit then rank. With it:
   (as dealt), or a rules function of one card giving a number (then suit and rank).
 
 ``text(...)`` (a built-in) writes values for people by their type: seats as ``P1``, cards by
-name, flags as yes/no; ``writer`` makes it for a call's argument types.
+name, flags as yes/no: a ``Writer`` made for a call's argument types.
 """
 
 from __future__ import annotations
@@ -87,20 +87,31 @@ def written(x: Any, kind: str, names: tuple, seat: int | None = None) -> str:
     return clipped_text(x, MAX_LOG_TEXT)
 
 
-def writer(kinds: tuple[str, ...], names: tuple) -> Callable[..., str]:
+class Writer:
     """``text(...)`` for arguments of the checker's types ``kinds``: each written as
-    ``written`` says, one after another, the whole bounded like a ``log`` line."""
-    def text(*xs: Any) -> str:
-        out = "".join(written(x, kinds[i] if i < len(kinds) else "any", names)
+    ``written`` says, one after another, the whole bounded like a ``log`` line. A kind
+    ``global:NAME`` is a global whose type is known only once the whole file is compiled
+    (``resolve``)."""
+
+    def __init__(self, kinds: list[str], names: tuple) -> None:
+        self.kinds = kinds
+        self.names = names
+
+    def resolve(self, global_types: dict[str, str]) -> None:
+        self.kinds = [global_types.get(k[7:], "any") if k.startswith("global:") else k
+                      for k in self.kinds]
+
+    def __call__(self, *xs: Any) -> str:
+        kinds = self.kinds
+        out = "".join(written(x, kinds[i] if i < len(kinds) else "any", self.names)
                       for i, x in enumerate(xs))
         charge(len(out))
         return out if len(out) <= MAX_LOG_TEXT else out[:MAX_LOG_TEXT - 3] + "..."
-    return text
 
 
 def plain_text(*xs: Any) -> str:
-    """``text(...)`` when nothing is known of its arguments' types (see ``writer``)."""
-    return writer((), ())(*xs)
+    """``text(...)`` when nothing is known of its arguments' types (see ``Writer``)."""
+    return Writer([], ())(*xs)
 
 
 # ---------------------------------------------------------------------------- the screen
