@@ -8,7 +8,8 @@ hand evaluator's value beside the hand, hands sorted by suit then rank. With it:
   format (``yes/no`` for a flag, a seat as ``you``/``P1``, cards by name); the rest are the
   rules' bookkeeping and left off the screen (never off ``view``, encodings or scenarios);
 - ``hand:`` a rules function of the seat's hand giving text ("prial of aces"), shown instead
-  of the value, with an optional ``when:`` (``me`` the seat); none or '' shows nothing;
+  of the value, with an optional ``when:`` (``me`` the seat); none or '' shows nothing, and
+  ``hand: none`` nothing at all;
 - ``requirement:`` text for the round's header ("2 sets of 3, deuces wild");
 - ``sort:`` how one's own hand is held: ``suit`` (then rank), ``rank`` (then suit), ``none``
   (as dealt), or a rules function of one card giving a number (then suit and rank).
@@ -30,6 +31,7 @@ from .runtime import charge, clipped_text, fresh_allowance
 # what shown: entries may say of how a value is written
 FORMATS = ("auto", "number", "yes/no", "seat", "card", "cards", "text")
 SORTS = ("suit", "rank", "none")
+NO_HAND = "none"  # hand: none: nothing beside the hand, not even the hand evaluator's value
 
 
 @dataclass
@@ -84,6 +86,8 @@ def written(x: Any, kind: str, names: tuple, seat: int | None = None) -> str:
         return _number(x)
     if x is None:
         return "none"
+    if isinstance(x, list) and all(isinstance(y, (int, float, str)) for y in x[:MAX_LOG_TEXT]):
+        return clipped_text(", ".join(_number(y) for y in x[:MAX_LOG_TEXT]), MAX_LOG_TEXT)
     return clipped_text(x, MAX_LOG_TEXT)
 
 
@@ -178,6 +182,8 @@ def hand_text(state: Any, seat: int, zone_id: int) -> str | None:
     d = state.game.display
     if d is None or d.hand is None:
         return None
+    if d.hand == NO_HAND:
+        return ""
     fn = state.game.functions[d.hand]
 
     def run() -> Any:

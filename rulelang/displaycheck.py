@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .display import FORMATS, SORTS, DisplayDef, Shown
+from .display import FORMATS, NO_HAND, SORTS, DisplayDef, Shown
 from .errors import did_you_mean
 from .yamlload import YMap
 
@@ -96,6 +96,9 @@ def _function(b: Any, name: Any, span: Any, functions: dict[str, Any], what: str
 
 def _hand(b: Any, c: Any, sec: YMap, functions: dict[str, Any], d: DisplayDef) -> None:
     spec, span = sec["hand"], sec.span_of("hand")
+    if spec == NO_HAND:  # nothing beside the hand (its count is in plain sight)
+        d.hand = NO_HAND
+        return
     if isinstance(spec, YMap):
         if "when" in spec:
             d.hand_when = b.unit(c, spec["when"], spec.span_of("when"))
