@@ -113,6 +113,12 @@ class Writer:
         return out if len(out) <= MAX_LOG_TEXT else out[:MAX_LOG_TEXT - 3] + "..."
 
 
+def seat_name(p: Any) -> str:
+    """``seat_name(p)``: a seat as text, ``P1`` (for a value the checker cannot tell is a seat,
+    such as a function's parameter)."""
+    return _seat(p)
+
+
 def plain_text(*xs: Any) -> str:
     """``text(...)`` when nothing is known of its arguments' types (see ``Writer``)."""
     return Writer([], ())(*xs)
@@ -225,7 +231,7 @@ def sort_hand(state: Any, cards: list[str]) -> list[str]:
             return (1, 0, "", 0)
         i = ids[c][0]
         suit, order = str(deck.suit[i] or ""), deck.order[i]
-        if how == "rank":
-            return (0, 0, order, suit)
+        if how == "rank":  # the canonical order: by rank, then suit S, H, D, C
+            return (0, *deck.sort_key(i), "")
         return (0, value.get(c, 0), suit, order)
     return sorted(cards, key=key)
