@@ -21,7 +21,7 @@ from .cards import JOKER, RED_SUITS, pretty
 from .display import requirement, sort_hand
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
-from .playstatus import hand_said, said_lines, status_lines, value_line
+from .playstatus import hand_said, said_lines, shown_counter_labels, status_lines, value_line
 from .rules import bundled_dir
 from .showvalue import show_value
 from .terminal import console as safe_console
@@ -356,7 +356,7 @@ def _standings(con: Console, state: Any, seat: int) -> None:
     w = state.winner
     winners = set(w if isinstance(w, list) else [] if w is None else [w])
     kinds = g.slot_kinds()[1]
-    names = [(ci, name) for ci, (name, _) in enumerate(g.counters) if kinds[ci] == FREE]
+    names = [(ci, name) for ci, name in shown_counter_labels(g) if kinds[ci] == FREE]
     _say(con, ("Standings:", "bold"))
     for p in sorted(range(state.n), key=lambda p: (p not in winners, not state.active[p], p)):
         row = ", ".join(f"{name} {show_value(state.ctr[ci][p])}" for ci, name in names)
@@ -425,7 +425,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
     if state.round_results:
         delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]
-        for ci, (cname, _) in enumerate(g.counters):
+        for ci, cname in shown_counter_labels(g):
             if kinds[ci] != FREE:  # a counter that may hold cards is shown by the view only
                 continue
             changes = [f"{'you' if p == seat else f'P{p}' if p < state.n else g.house.name} "

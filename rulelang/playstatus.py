@@ -110,3 +110,13 @@ def said_lines(con: Console, state: Any, since: int) -> int:
     for text in lines:
         _say(con, "  ", (str(text), "italic"))
     return len(state.messages)
+
+
+def shown_counter_labels(game: Any) -> list[tuple[int, str]]:
+    """The counters a round's changes and the standings name: (index, label), those the
+    display shows in its order, or every counter by its name without a ``shown:``."""
+    labels = shown_counters(game)
+    index = {name: i for i, (name, _u) in enumerate(game.counters)}
+    if labels is None:
+        return [(i, name) for name, i in index.items()]
+    return [(index[name], label) for name, label in labels.items() if name in index]
