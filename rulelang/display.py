@@ -7,7 +7,7 @@ hand evaluator's value beside the hand, hands sorted by suit then rank. With it:
 - ``shown:`` the globals and counters the table shows, in order, each under a label and in a
   format (``yes/no`` for a flag, a seat as ``you``/``P1``, cards by name); the rest are the
   rules' bookkeeping and left off the screen (never off ``view``, encodings or scenarios);
-- ``hand:`` a rules function of the seat's hand giving text ("prial of aces"), shown instead
+- ``hand:`` a rules function of the seat's hand giving text ("three aces", "27 in hearts"), shown instead
   of the value, with an optional ``when:`` (``me`` the seat); none or '' shows nothing, and
   ``hand: none`` nothing at all;
 - ``requirement:`` text for the round's header ("2 sets of 3, deuces wild");
@@ -137,7 +137,7 @@ def shown_values(state: Any, view: dict[str, Any], seat: int) -> list[tuple[str,
         if e.counter:
             continue
         x = view["globals"].get(e.name)
-        if x is None or x == []:  # nothing to show yet (no knocker, no bets)
+        if x is None or x == []:  # nothing to show yet (no value, an empty list)
             continue
         kind = e.format if e.format != "auto" else g.global_types.get(e.name, "any")
         out.append((e.label, _view_text(x, kind, seat)))

@@ -71,12 +71,6 @@ def _zone_line(name: str, cards: list[str], top_only: bool = False,
     return [f"{name}: ", *_cards(cards, deck)]
 
 
-def _show_value(x: Any) -> str:
-    if isinstance(x, float) and x.is_integer():
-        return str(int(x))
-    return str(x)
-
-
 def show_table(con: Console, state: Any, seat: int, new: frozenset[str] = frozenset()) -> None:
     """The table as ``seat`` sees it; ``new``: the cards that came to its hand since its last
     decision (marked)."""

@@ -97,7 +97,7 @@ def value_line(con: Console, state: Any, seat: int) -> None:
 
 
 def hand_said(state: Any, p: int, zone_id: int) -> str | None:
-    """A shown hand at the round's end: the display's description (' — prial of aces'), or
+    """A shown hand at the round's end: the display's description (' — 27 in hearts'), or
     None when the game has none (the evaluator's value is shown)."""
     said = hand_text(state, p, zone_id)
     return None if said is None else (f" — {said}" if said else "")
@@ -105,7 +105,7 @@ def hand_said(state: Any, p: int, zone_id: int) -> str | None:
 
 def said_lines(con: Console, state: Any, since: int) -> int:
     """What the rules said (``log``) since line ``since`` of the state's messages, as the
-    round's explanation (who knocked, who pays whom and why); the number of lines now."""
+    round's explanation (who pays whom and why); the number of lines now."""
     lines = state.messages[min(since, len(state.messages)):]
     for text in lines:
         _say(con, "  ", (str(text), "italic"))
