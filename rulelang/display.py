@@ -7,7 +7,7 @@ hand evaluator's value beside the hand, hands sorted by suit then rank. With it:
 - ``shown:`` the globals and counters the table shows, in order, each under a label and in a
   format (``yes/no`` for a flag, a seat as ``you``/``P1``, cards by name); the rest are the
   rules' bookkeeping and left off the screen (never off ``view``, encodings or scenarios);
-- ``hand:`` a rules function of the seat's hand giving text ("three aces", "27 in hearts"), shown instead
+- ``hand:`` a rules function of the seat's hand giving text ("27 in hearts"), shown instead
   of the value, with an optional ``when:`` (``me`` the seat); none or '' shows nothing, and
   ``hand: none`` nothing at all;
 - ``requirement:`` text for the round's header ("2 sets of 3, deuces wild");
