@@ -18,6 +18,7 @@ from .codegen import unit_call
 from .compile import Compiler
 from .decks import card_attributes, read_deck
 from .deps import Deps
+from .displaycheck import build_display
 from .engine import State
 from .errors import (
     CheckError,
@@ -389,6 +390,7 @@ class Builder:
             elif functions[heur].ret not in ("int", "num", "any"):  # the bot adds its scores up
                 self.err(f"the heuristic '{heur}' must compute a number, not "
                          f"{functions[heur].ret}", doc.span_of("heuristic"))
+        display = build_display(self, c, doc, functions, counters, globs)
         conserved = []
         for k, v in (doc.get("conserved") or {}).items():
             u = self.unit(c, v, doc["conserved"].span_of(k))
@@ -413,6 +415,7 @@ class Builder:
             turn_end=turn_end, turn_next=turn_next, hand_evaluator=hand_eval, heuristic=heur,
             conserved=conserved, ended_by=ended_by, doc=doc, requires=requires,
             teams=teams, team_counters=team_ctrs, first_phase_fn=first_fn, first_phases=firsts,
+            display=display,
         )
         game.generated = c.cg
         game.seat_trees = self.kept
@@ -432,6 +435,8 @@ class Builder:
                 for x in sorted(v):
                     t = join_src(t, x)
                 types[k] = t
+        for w in c.text_writers:  # text(...) of a global: written by its type (display.py)
+            w.resolve(game.global_types)
         game.moves_distinct = all(a.distinct for ph in phases.values() for a in ph.actions)
         from .check import run_passes
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .display import plain_text, seat_name
 from .errors import RuntimeRulesError
 from .limits import KEY_ITEMS, MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
@@ -531,6 +532,10 @@ BUILTINS: dict[str, Builtin] = {
            doc="takes a group off the table, its cards to the zone named"),
         _b("end_round", 1, 1, "n", "none", state=True, effect=True),
         _b("log", 1, 1, "x", "none", state=True, effect=True),
+        _b("text", 1, 9, "xxxxxxxxx", "str", plain_text,
+           doc="its arguments written for people, one after another: a seat as P1, a card by "
+               "name, flags as yes/no (a log line, a display text)"),
+        _b("seat_name", 1, 1, "x", "str", seat_name, doc="a seat as text: P1 (none: nobody)"),
     ]
 }
 KNOWN_KWARGS = frozenset(k for b in BUILTINS.values() for k in b.kwargs)

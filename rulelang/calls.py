@@ -17,6 +17,7 @@ from .builtins import (
     Builtin,
 )
 from .codegen import Src, fn_of, src_of
+from .display import Writer
 from .errors import RuntimeRulesError, did_you_mean
 from .groups import Group
 from .lambdaloops import LOOPED, lambda_loop
@@ -130,6 +131,11 @@ class Calls:
             # a comprehension gives a list and has paid for its loop: no checks needed
             pick = sum if b.name == "sum" else EXTREME_OF[b.name]
             return self.gen(f"{self.k(pick)}({{0}})", *argfs), ret
+        if b.name == "text":  # each argument written by its type (display.Writer)
+            impl = Writer([f"global:{a.id}" if t == "any" and isinstance(a, N.Name)
+                           and a.id in self.sym.globals and a.id not in sc.slots else t
+                           for a, t in zip(n.args, types)], self.sym.card_name)
+            self.text_writers.append(impl)  # globals' types: known at the end (build.py)
         if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
             return self.gen("len({0})", *argfs), ret
         return self._call_src(self.k(impl), argfs, kwfs), ret

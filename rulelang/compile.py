@@ -73,6 +73,7 @@ class Compiler(Calls, Statements):
         self.sym = sym
         self.errors: list[RulesError] = []
         self.warnings: list[RulesError] = []
+        self.text_writers: list[Any] = []  # text(...) calls' writers (display.Writer)
         # what each global and counter is assigned, so that views can show it (a card by name
         # or '?') and sampled worlds remap the cards in it (game.card_kind)
         self.global_types: dict[str, set[str]] = {}

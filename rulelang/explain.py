@@ -55,6 +55,7 @@ def explain(game: Any) -> str:
     _match_end(w, doc)
     _options(w, game, doc)
     _definitions(w, game, doc)
+    _display(w, game, doc)
     _other(w, doc)
     differences(w, game)
     return w.text()
@@ -364,7 +365,31 @@ def _definitions(w: Writer, game: Any, doc: YMap) -> None:
 SHOWN = frozenset({
     "name", "description", "extends", "remove", "players", "direction", "options", "deck",
     "values", "data", "zones", "counters", "globals", "functions", "procedures", "house",
-    "hand_evaluator", "heuristic", "conserved", "teams", "match", "round", "turn", "phases"})
+    "hand_evaluator", "heuristic", "conserved", "teams", "match", "round", "turn", "phases",
+    "display"})
+
+
+def _display(w: Writer, game: Any, doc: YMap) -> None:
+    """The ``display:`` section, briefly: what the play screen shows (display.py)."""
+    d, sec = game.display, doc.get("display")
+    if d is None or not isinstance(sec, YMap):
+        return
+    w.head(2, "What the table shows")
+    if d.shown is not None:
+        shown = ", ".join(code(e.name) + (f" as {e.label}" if e.label != e.name else "")
+                          for e in d.shown)
+        w.item(0, f"on the screen: {shown or 'nothing'}; the rest is the rules' bookkeeping")
+    hand = sec.get("hand")
+    if d.hand == "none":
+        w.item(0, "nothing beside your hand")
+    elif d.hand is not None:
+        when = hand.get("when") if isinstance(hand, YMap) else None
+        w.item(0, f"beside your hand: {code(d.hand)} of it"
+               + (f", when {code(when)}" if when is not None else ""))
+    if d.requirement is not None:
+        w.item(0, f"the round's requirement, in its header: {code(sec.get('requirement'))}")
+    if d.sort != "suit":
+        w.item(0, f"hands sorted by {code(d.sort)}")
 
 
 def _other(w: Writer, doc: YMap) -> None:

@@ -202,6 +202,8 @@ class Game:
     first_phases: tuple[str, ...] = ()
     # the house, when the game has one (a house phase or a ``house:`` section): house.HouseDef
     house: Any = None
+    # what play shows (the ``display:`` section): display.DisplayDef, None without one
+    display: Any = None
 
     # S -> whether a trigger ended the round (the name is then in S.pending_end); checked after
     # every step, made for every game that compiles

@@ -19,10 +19,12 @@ from rich.console import Console
 from . import narrate
 from .agents import make_agent
 from .cards import JOKER, RED_SUITS, pretty
+from .display import requirement, sort_hand
 from .errors import IllegalMove, RulesError, RuntimeRulesError, UsageError
 from .game import FREE
+from .playstatus import hand_said, shown_counter_labels, status_lines, value_line
 from .rules import bundled_dir
-from .showvalue import house_shares, show_value
+from .showvalue import show_value
 from .terminal import console as safe_console
 from .terminal import styled
 
@@ -58,19 +60,6 @@ def _cards(cards: list[str], deck: Any = None, new: frozenset[str] = frozenset()
     return out
 
 
-def _sorted_hand(cards: list[str], deck: Any) -> list[str]:
-    """One's own hand as a player holds it: by suit, then rank in the game's order (unseen
-    cards, if any, last)."""
-    ids = deck.ids_by_name()
-
-    def key(c: str) -> tuple:
-        if c not in ids:
-            return (1, "", 0)
-        i = ids[c][0]
-        return (0, str(deck.suit[i] or ""), deck.order[i])
-    return sorted(cards, key=key)
-
-
 def _zone_line(name: str, cards: list[str], top_only: bool = False,
                deck: Any = None) -> list[Part]:
     shown = [c for c in cards if c != "?"]
@@ -83,20 +72,15 @@ def _zone_line(name: str, cards: list[str], top_only: bool = False,
     return [f"{name}: ", *_cards(cards, deck)]
 
 
-def _show_value(x: Any) -> str:
-    if isinstance(x, float) and x.is_integer():
-        return str(int(x))
-    return str(x)
-
-
 def show_table(con: Console, state: Any, seat: int, new: frozenset[str] = frozenset()) -> None:
     """The table as ``seat`` sees it; ``new``: the cards that came to its hand since its last
     decision (marked)."""
     v = state.view(seat)
     g = state.game
     dealer = v["dealer"] == seat and g.house is None  # with a house, no seat deals
-    con.rule(styled(f"{g.name} — round {v['round']} — you are P{seat}"
-                    f"{' (dealer)' if dealer else ''}"))
+    need = requirement(state, seat)  # the round's requirement (display:), if the rules say
+    con.rule(styled(f"{g.name} — round {v['round']}{': ' + need if need else ''} — you are "
+                    f"P{seat}{' (dealer)' if dealer else ''}"))
     for zd in g.zones:
         z = v["zones"][zd.name]
         if zd.groups:  # melds on the table: each group by its move name (P2#1), in card order
@@ -118,49 +102,19 @@ def show_table(con: Console, state: Any, seat: int, new: frozenset[str] = frozen
                 out: Part = "" if v["active"][p] else (" (out)", "dim")
                 mine = p == seat and zd is g.hand_zone()
                 _say(con, f"  {zd.name} {who}", out, ": ",
-                     *(_cards(_sorted_hand(cards, g.tables), g.tables, new) if mine
+                     *(_cards(sort_hand(state, cards), g.tables, new) if mine
                        else _cards(cards, g.tables)))
         else:
             name = g.house.label(zd.name) if g.house and zd.name in g.house.zones else zd.name
             _say(con, "  ", *_zone_line(name, z, zd.visibility == "top", g.tables))
     if v.get("direction", "clockwise") != ("clockwise" if g.direction == 1 else "anticlockwise"):
         _say(con, f"  play goes {v['direction']} (reversed)")
-    shares = house_shares(g)
-    shown = {k: x for k, x in v["globals"].items() if k not in shares.values()
-             and x is not None and not isinstance(x, bool) and x != [] and
-             g.global_types.get(k) not in ("card", "list[card]")}
-    if shown:
-        def who(k: str, x: Any) -> str:  # a seat as the table names it
-            if g.global_types.get(k) == "seat" and isinstance(x, int):
-                return "you" if x == seat else f"P{x}"
-            return _show_value(x)
-
-        _say(con, "  " + "  ".join(f"{k}: {who(k, x)}" for k, x in shown.items()))
-    shared = {g.counters[i][0] for i in g.team_counters}
-    for name, row in v["counters"].items():
-        if name in shared:  # one value per team, named by its seats
-            _say(con, f"  {name}: " + "  ".join(
-                f"{_team(state, t, seat)}={show_value(row[state.team.index(t)])}"
-                for t in sorted(set(state.team))))
-            continue
-        extra = ([f"{g.house.name}={show_value(v['globals'][shares[name]])}"]
-                 if name in shares else [])
-        _say(con, f"  {name}: " + "  ".join([
-            f"{'you' if p == seat else 'P' + str(p)}={show_value(x)}"
-            for p, x in enumerate(row)] + extra))
+    status_lines(con, state, v, seat)
     ch = v.get("choosing")
     if ch:  # a sequential choice under way (choice.py): the items chosen so far
         _say(con, f"  choosing {ch['action']}: {' '.join(ch['chosen'])} "
                   f"({len(ch['chosen'])} of {ch['count']}; choose the next)")
-    ev = g.hand_evaluator
-    hz = g.hand_zone()
-    if ev and hz is not None:
-        try:
-            val = g.functions[ev].fn(state, state.zones[hz.first_id + seat])
-            _say(con, f"  your {ev}: {val:g}" if isinstance(val, (int, float))
-                 else f"  your {ev}: {val}")
-        except RulesError:
-            pass
+    value_line(con, state, seat)
 
 
 def _team(state: Any, t: int, seat: int) -> str:
@@ -401,7 +355,7 @@ def _standings(con: Console, state: Any, seat: int, title: str = "Standings:") -
     w = state.winner
     winners = set(w if isinstance(w, list) else [] if w is None else [w])
     kinds = g.slot_kinds()[1]
-    names = [(ci, name) for ci, (name, _) in enumerate(g.counters) if kinds[ci] == FREE]
+    names = [(ci, name) for ci, name in shown_counter_labels(g) if kinds[ci] == FREE]
     _say(con, (title, "bold"))
     for p in sorted(range(state.n), key=lambda p: (p not in winners, not state.active[p], p)):
         row = ", ".join(f"{name} {show_value(state.ctr[ci][p])}" for ci, name in names)
@@ -448,7 +402,10 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
         if not cards and not state.active[p]:  # out of the game: no hand to show
             continue
         val = ""
-        if ev is not None and cards and "?" not in cards:
+        said = hand_said(state, p, base + p) if cards and "?" not in cards else ""
+        if said is not None:  # the display describes a hand (or says nothing of it)
+            val = said
+        elif ev is not None and cards and "?" not in cards:
             try:
                 val = f" = {ev.fn(state, state.zones[base + p])}"
             except RulesError:
@@ -467,7 +424,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
     if state.round_results:
         delta = state.round_results[-1][3]
         kinds = g.slot_kinds()[1]
-        for ci, (cname, _) in enumerate(g.counters):
+        for ci, cname in shown_counter_labels(g):
             if kinds[ci] != FREE:  # a counter that may hold cards is shown by the view only
                 continue
             changes = [f"{'you' if p == seat else f'P{p}' if p < state.n else g.house.name} "

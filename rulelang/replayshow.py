@@ -241,11 +241,18 @@ def _position(state: Any, seat: int | None) -> Iterator[str]:
             elif cards or not zd.per_player:
                 hidden = zd.visibility == "hidden" and not zd.per_player
                 yield f"  {label}: {_cards(g, cards, SHOWN_OF_HIDDEN if hidden else 0)}"
+    # a seat's view reads like play's screen: only what the display shows, by its labels
+    d = g.display if seat is not None else None
+    shown = d.labels if d is not None and d.shown is not None else None
+    if shown is not None:
+        counters = {k: r for k, r in counters.items() if k in shown}
+        globs = {k: x for k, x in globs.items() if k in shown and x is not None}
     for name, row in counters.items():
-        yield f"  {name}: " + "  ".join(f"{_who(p, seat)}={show_value(x)}"
-                                        for p, x in enumerate(row))
+        yield f"  {(shown or {}).get(name, name)}: " + "  ".join(
+            f"{_who(p, seat)}={show_value(x)}" for p, x in enumerate(row))
     if globs:
-        yield "  " + "  ".join(f"{k}: {_global(state, seat, k, x)}" for k, x in globs.items())
+        yield "  " + "  ".join(f"{(shown or {}).get(k, k)}: {_global(state, seat, k, x)}"
+                               for k, x in globs.items())
     to = state.current_player()
     if to is not None:
         yield f"  to move: {_who(to, seat)} (phase {state.phase})"

@@ -487,7 +487,7 @@ def test_play_names_a_seat_held_by_a_global_as_the_table_does() -> None:
 
     state = rulelang.load("thirty-one").new_state(4, seed=3, dealer=0)
     state.apply("knock")  # P1 knocks (P0 deals)
-    for seat, shown in ((0, "knocker: P1"), (1, "knocker: you")):
+    for seat, shown in ((0, "knocked: P1"), (1, "knocked: you")):  # its display label
         con = Console(record=True, width=100, color_system=None)
         show_table(con, state, seat)
         assert shown in con.export_text()
