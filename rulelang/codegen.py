@@ -196,10 +196,11 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
             lines.append(f"{pad}if {test}:")
             lines += cond_lines(kid, var, pad + "    ", ns, depth + 1)
         return lines
-    name, slot, it, cond, elt, span = parts
+    name, slot, it, cond, elt, span, resets = parts
     found = name == "any"
     t = ns.temp()
-    lines = [f"{pad}{var} = {not found}",
+    # the slots of its calls made once per pass (hoist.py), unmade
+    lines = [f"{pad}{r}" for r in resets] + [f"{pad}{var} = {not found}",
              f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
     inner = pad + "    "
     if cond is not None:
