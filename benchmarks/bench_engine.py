@@ -1,9 +1,11 @@
 """The engine's rows of the benchmark suite: what rulelang itself does per CPU second.
 
 Everything here drives the engine through its public State API only (``new_state``,
-``current_player``, ``is_over``, ``round_over``, ``num_moves``, ``apply_index``, ``clone``,
-``determinize``) and the bot API (``rulelang.agents``), so that it keeps measuring the same
-thing while the engine's insides are rewritten.
+``current_player``, ``is_over``, ``round_over``, ``num_moves``, ``apply_index``, ``run``,
+``clone``, ``determinize``) and the bot API (``rulelang.agents``), so that it keeps measuring
+the same thing while the engine's insides are rewritten. Random play goes through
+``State.run``: a bot called by seat for each decision's index among ``num_moves()`` moves,
+as the yardstick's loop calls its random choice once per decision.
 """
 
 from __future__ import annotations
@@ -46,13 +48,14 @@ def thirty_one_vs_handwritten(rounds: int, games: int) -> dict[str, Any]:
     def rulelang_games(r: int) -> Work:
         rng = random.Random(r)
         rand = rng.random
+
+        def pick(s: Any, _seat: int) -> int:  # agents.RandomAgent.choose_index's choice
+            return int(rand() * s.num_moves())
+
         done = 0
         t0 = cpu()
         for i in range(games):
-            s = game.new_state(4, seed=r * 100_003 + i, record=False)
-            while not s.is_over():
-                s.apply_index(int(rand() * s.num_moves()))
-                done += 1
+            done += game.new_state(4, seed=r * 100_003 + i, record=False).run(pick)
         return done, cpu() - t0
 
     def hand_games(r: int) -> Work:
@@ -104,14 +107,16 @@ def playouts(base: Any, n: int, sample: bool, seed: int,
     early once ``budget`` CPU seconds are spent; (CPU seconds, decisions, playouts) played."""
     rng = random.Random(seed)
     rand = rng.random
+
+    def pick(s: Any, _seat: int) -> int:
+        return int(rand() * s.num_moves())
+
     seat = base.current_player()
     done = k = 0
     t0 = cpu()
     while k < n and (k == 0 or cpu() - t0 < budget):
         s = base.determinize(seat, rng) if sample else base.clone()
-        while not s.round_over():
-            s.apply_index(int(rand() * s.num_moves()))
-            done += 1
+        done += s.run(pick, round_only=True)
         k += 1
     return cpu() - t0, done, k
 

@@ -62,17 +62,20 @@ def alternate(a: Callable[[int], Work], b: Callable[[int], Work], rounds: int) -
 
 def random_decisions(game: Any, players: int, decisions: int, seed: int) -> Work:
     """Random agents through the public State API: ``decisions`` uniformly random choices
-    among the legal moves, a new game (seeded from ``seed``) whenever one ends."""
+    among the legal moves, a new game (seeded from ``seed``) whenever one ends. The bots
+    choose by index through ``State.run`` (``agents.RandomAgent.choose_index``'s choice:
+    ``int(random() * num_moves())``), the same games as ``apply_index`` in a loop."""
     rng = random.Random(seed)
     rand = rng.random
+
+    def pick(s: Any, _seat: int) -> int:
+        return int(rand() * s.num_moves())
+
     done = 0
     g = 0
     t0 = cpu()
     while done < decisions:
         s = game.new_state(players, seed=seed * 100_003 + g, record=False)
         g += 1
-        num, apply = s.num_moves, s.apply_index
-        while not s.is_over() and done < decisions:
-            apply(int(rand() * num()))
-            done += 1
+        done += s.run(pick, decisions - done)
     return done, cpu() - t0

@@ -20,6 +20,7 @@ from .codegen import Src, fn_of, src_of
 from .display import Writer
 from .errors import RuntimeRulesError, did_you_mean
 from .groups import Group
+from .hoist import UNSET, hoist_inlined, invariant_calls, unhoist
 from .lambdaloops import LOOPED, lambda_loop
 from .limits import (
     MAX_INLINE,
@@ -176,22 +177,34 @@ class Calls:
         return self._call_src(self.k(impl), argfs, kwfs), ret
 
     def _any_all(self, name: str, comp: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
-        """any(e for x in xs if c) / all(...) that stop at the first answer."""
+        """any(e for x in xs if c) / all(...) that stop at the first answer. Calls that do not
+        depend on ``x`` are made once per pass, as in any comprehension (hoist.py)."""
         saved = dict(sc.slots), dict(sc.types)
         var, it, cond = comp.clauses[0]
         itf, itt = self.expr(it, sc)
         slot = sc.new_slot(var, elem_of(itt))
         if isinstance(itf, Src) and itf.src in SEAT_LISTS:
             sc.sure.add(slot)
-        condf = self.expr(cond, sc)[0] if cond is not None else None
-        elt = self.expr(comp.elt, sc)[0]
+        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(comp)]
+        self._hoisted.update(hoisted)
+        self._comp_hoists.append(hoisted)
+        try:
+            condf = self.expr(cond, sc)[0] if cond is not None else None
+            elt = self.expr(comp.elt, sc)[0]
+        finally:
+            self._comp_hoists.pop()
+            for key, _slot in hoisted:
+                self._hoisted.pop(key, None)
         sc.slots, sc.types = saved
         kids = [itf] + ([condf] if condf is not None else []) + [elt]
         cond_src = " if {1}" if condf is not None else ""
         span = self.k(comp.span)
-        out = self.gen(f"{name}({{{len(kids) - 1}}} for F[{slot}] in _work({{0}}, "
-                       f"{span}){cond_src})", *kids)
-        out.parts = (name, slot, itf, condf, elt, span)
+        resets = [f"F[{h}] = {self.k(UNSET)}" for _k, h in hoisted]
+        out = self.gen("(" + "".join(f"F.__setitem__({h}, {self.k(UNSET)}) or "
+                                     for _k, h in hoisted)
+                       + f"{name}({{{len(kids) - 1}}} for F[{slot}] in _work({{0}}, "
+                       f"{span}){cond_src}))", *kids)
+        out.parts = (name, slot, itf, condf, elt, span, resets)
         return out, "bool"
 
     def _zone_arg(self, node: N.Node, sc: Scope) -> tuple[Fn, bool]:
@@ -286,11 +299,12 @@ class Calls:
                      f"got {len(n.args)}", n.span)
         if sc.fn is not None:
             sc.fn.calls.add(uf.name)
-        argfs = [self.expr(a, sc)[0] for a in n.args][: len(uf.params)]
+        compiled = [self.expr(a, sc) for a in n.args][: len(uf.params)]
+        argfs = [f for f, _t in compiled]
         if uf.effect and not getattr(self, "_in_stmt", False):
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
-        inlined = self._inline(uf, argfs, sc)
+        inlined = self._inline(uf, argfs, sc, [t for _f, t in compiled])
         if inlined is not None:
             return inlined, uf.ret
         if self.functions_final and uf.fn is not None:
@@ -298,7 +312,8 @@ class Calls:
         # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
         return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
 
-    def _inline(self, uf: UserFn, argfs: list[Fn], sc: Scope) -> Src | None:
+    def _inline(self, uf: UserFn, argfs: list[Fn], sc: Scope,
+                types: list[str] | None = None) -> Src | None:
         """A call of a small function compiled into the caller: its body with the parameters
         in slots of the caller's frame (a slot argument is used as it is, so that a seat stays
         known to be one). Only functions that read the game are inlined (pure ones are called,
@@ -316,17 +331,21 @@ class Calls:
         body.n = sc.n
         body.sure = sc.sure
         setters = []
-        for p, f in zip(uf.params, argfs):
+        for i, (p, f) in enumerate(zip(uf.params, argfs)):
             if is_local(f):
-                body.slots[p], body.types[p] = slot_of(f), "any"  # type: ignore[arg-type]
+                # a card stays known to be one (its attributes read from the deck's tables)
+                t = types[i] if types is not None and types[i] == "card" else "any"
+                body.slots[p], body.types[p] = slot_of(f), t  # type: ignore[arg-type]
             else:
                 slot = body.new_slot(p)
                 setters.append(f"F.__setitem__({slot}, {src_of(f, self.cg)[0]}) or ")
         self._inlining.append(uf.name)
+        hoisted = hoist_inlined(self, uf, body)  # its calls that read only the game (hoist.py)
         try:
             fn, _t = self.expr(uf.tree, body)
         finally:
             self._inlining.pop()
+            unhoist(self, hoisted)
         if self.errors or not isinstance(fn, Src) or len(fn.src) > MAX_INLINE_SRC:
             self.errors.clear()
             return None

@@ -196,10 +196,11 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
             lines.append(f"{pad}if {test}:")
             lines += cond_lines(kid, var, pad + "    ", ns, depth + 1)
         return lines
-    name, slot, it, cond, elt, span = parts
+    name, slot, it, cond, elt, span, resets = parts
     found = name == "any"
     t = ns.temp()
-    lines = [f"{pad}{var} = {not found}",
+    # the slots of its calls made once per pass (hoist.py), unmade
+    lines = [f"{pad}{r}" for r in resets] + [f"{pad}{var} = {not found}",
              f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
     inner = pad + "    "
     if cond is not None:
@@ -224,14 +225,20 @@ def unit_call(fn: Any, n: int, span: Any) -> Any:
         frame = fn.ns.k(NO_FRAME) if n == 0 else f"[None] * {n}"
         return fn.ns.function([], frame, fn, span)
     fn = fn_of(fn)
-    # a unit with no locals needs no frame: share one empty list (nothing can write to it)
-    f = (lambda S: fn(S, NO_FRAME)) if n == 0 else (lambda S: fn(S, [None] * n))
-
-    def call(S: Any) -> Any:
-        try:
-            return f(S)
-        except (RulesError, *PY_ERRORS) as e:
-            raise as_rules_error(e, span) from None
+    # a unit with no locals needs no frame: share one empty list (nothing can write to it);
+    # the frame is made in the same function that locates the errors (one call, not two)
+    if n == 0:
+        def call(S: Any) -> Any:
+            try:
+                return fn(S, NO_FRAME)
+            except (RulesError, *PY_ERRORS) as e:
+                raise as_rules_error(e, span) from None
+    else:
+        def call(S: Any) -> Any:
+            try:
+                return fn(S, [None] * n)
+            except (RulesError, *PY_ERRORS) as e:
+                raise as_rules_error(e, span) from None
 
     return call
 
@@ -344,11 +351,14 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     params = [f"a{i}" for i in range(k)]
     # an order-free list is summed first: a list holding lists (which sorting would compare
     # item by item, uncharged) is refused at once with a TypeError, and is then not keyed
-    keys = [f"(tuple(sorted({p})) if type({p}) is list and (sum({p}) or 1) else {p})" if k_free
-            else f"(tuple({p}) if type({p}) is list else {p})"
+    # (the type of a0 is in ``t`` already: see ``size``)
+    keys = [f"(tuple(sorted({p})) if {'t' if p == 'a0' else f'type({p})'} is list and "
+            f"(sum({p}) or 1) else {p})" if k_free
+            else f"(tuple({p}) if {'t' if p == 'a0' else f'type({p})'} is list else {p})"
             for p, k_free in zip(params, order_free or (False,) * k)]
     key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
-    size = " + ".join(f"(len({p}) if type({p}) is list or type({p}) is str else 1)"
+    size = " + ".join(f"(len({p}) if {'t' if p == 'a0' else f'type({p})'} is list or "
+                      f"{'t' if p == 'a0' else f'type({p})'} is str else 1)"
                       for p in params) or "1"
     if k == 0:
         key = "()"
@@ -362,28 +372,29 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     # and the work charged are the same either way, only the time differs
     src = "\n".join([
         f"def _m({args}):",
+        "    t = type(a0)" if k else "    pass",
         f"    n = {size}",
         f"    if n > {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
         f"        return inner({args})",
-        "    WORK[0] -= n  # the key is built from the arguments' items",
-        "    if WORK[0] < 0:",
+        "    w = WORK[0] - n  # the key is built from the arguments' items",
+        "    WORK[0] = w",
+        "    if w < 0:",
         "        out_of_work()",
         "    if seen[2]:",
         "        seen[2] -= 1",
         f"        return inner({args})",
         "    try:",
         f"        key = {key}",
-        "        v, cost = cache[key]",
-        "    except KeyError:",
-        "        pass",
+        "        hit = get(key)  # (value, cost): never None",
         "    except TypeError:",
         f"        return inner({args})",
-        "    else:",
+        "    if hit is not None:",
         "        seen[1] += 1",
-        "        if WORK[0] < cost:",
+        "        cost = hit[1]",
+        "        if w < cost:",
         f"            return inner({args})",
-        "        WORK[0] -= cost",
-        "        return v",
+        "        WORK[0] = w - cost",
+        "        return hit[0]",
         "    seen[0] += 1",
         f"    if seen[0] >= {MEMO_PROBE}:",
         "        hits = seen[1]",
@@ -414,7 +425,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError, "sum": sum, "str": str},
-                          "inner": inner, "cache": cache, "_kept_items": _kept_items,
+                          "inner": inner, "cache": cache, "get": cache.get,
+                          "_kept_items": _kept_items,
                           "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0],
                           "WORK": WORK, "out_of_work": out_of_work}
     exec(compile(src, "<rules memo>", "exec"), ns)

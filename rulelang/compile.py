@@ -93,6 +93,9 @@ class Compiler(Calls, Statements):
         # calls of the comprehensions being compiled that are computed once per pass of one
         # (see hoist.py): id of the call node -> its frame slot
         self._hoisted: dict[int, int] = {}
+        # the hoisted calls of each comprehension being compiled, innermost last: those found
+        # in the bodies of functions inlined into it join its own (``hoist_inlined``)
+        self._comp_hoists: list[list[tuple[int, int]]] = []
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -357,9 +360,11 @@ class Compiler(Calls, Statements):
     def _comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(n)]
         self._hoisted.update(hoisted)
+        self._comp_hoists.append(hoisted)
         try:
             f, t = self._comprehension_loop(n, sc)
         finally:
+            self._comp_hoists.pop()
             for key, _slot in hoisted:
                 self._hoisted.pop(key, None)
         if not hoisted:

@@ -244,6 +244,37 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
             self._compute_legal()
         self._apply_entry(*self._entries[i])  # type: ignore[index]
 
+    def run(self, agents: Any, decisions: int | None = None, round_only: bool = False) -> int:
+        """Play on with bots choosing by index: ``agents[seat](state, seat)`` (or ``agents``
+        itself, one callable for every seat) gives the index of each decision's move among
+        the ``num_moves()`` legal ones (``Agent.choose_index``), until the game is over (the
+        round with ``round_only``) or ``decisions`` were made. The same game as the loop
+        ``while not s.is_over(): s.apply_index(agents[p](s, p))``, without its calls per
+        decision: a playout's or a simulation's loop. Returns the decisions made."""
+        per_seat = not callable(agents)
+        left = -1 if decisions is None else decisions
+        done = 0
+        apply = self._apply_entry
+        stop = "round_over" if round_only else "game_over"
+        while left and self.status != stop:
+            if self.status != "play":  # a round over, not continued automatically
+                if not round_only:
+                    raise IllegalMove("no move can be played now")
+                break
+            p = self.actor
+            i = (agents[p] if per_seat else agents)(self, p)
+            if self._unique:
+                entries = self._entries
+                if entries is None:
+                    self._compute_legal()
+                    entries = self._entries
+                apply(*entries[i])  # type: ignore[index]
+            else:
+                apply(*self._distinct()[i])
+            done += 1
+            left -= 1
+        return done
+
     def apply(self, move: str) -> None:
         """Play a move given as its text. An illegal move raises ``IllegalMove`` and leaves
         the state unchanged."""

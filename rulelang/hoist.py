@@ -41,7 +41,7 @@ def hset(F: list, i: int, v: Any) -> Any:
     return v
 
 
-def _bound(comp: N.Comprehension) -> set[str]:
+def _bound(comp: N.Node) -> set[str]:
     """Every name bound anywhere inside the comprehension: its variables and those of the
     comprehensions, ``let``s and lambdas inside it (a conservative scope: a call naming any
     of them stays where it is)."""
@@ -59,13 +59,24 @@ def _bound(comp: N.Comprehension) -> set[str]:
 def invariant_calls(comp: N.Comprehension) -> list[N.Call]:
     """The outermost calls in the comprehension's conditions, later iterables and element
     that name none of the names bound inside it (the first iterable runs once anyway)."""
-    bound = _bound(comp)
     stack: list[N.Node] = [comp.elt]
     for i, (_var, it, cond) in enumerate(comp.clauses):
         if i > 0:
             stack.append(it)
         if cond is not None:
             stack.append(cond)
+    return _outermost(stack, _bound(comp))
+
+
+def body_invariant_calls(body: N.Node, params: tuple[str, ...] | list[str]) -> list[N.Call]:
+    """The outermost calls in the body of a rules function being inlined into a comprehension
+    that name none of its parameters nor the names bound inside it: they read only the game,
+    which no expression changes, so they too are computed once per pass of the comprehension
+    (``playable(c)`` reading ``top(discard)`` for each card of a hand)."""
+    return _outermost([body], _bound(body) | set(params))
+
+
+def _outermost(stack: list[N.Node], bound: set[str]) -> list[N.Call]:
     out: list[N.Call] = []
     while stack:
         n = stack.pop()
@@ -76,3 +87,24 @@ def invariant_calls(comp: N.Comprehension) -> list[N.Call]:
             continue
         stack.extend(N.children(n))
     return out
+
+
+def hoist_inlined(c: Any, uf: Any, body: Any) -> list[int]:
+    """Before the body of rules function ``uf`` is inlined into a comprehension (``c``: the
+    compiler, ``body``: the inlined body's scope): give its calls that read only the game
+    (``body_invariant_calls``) slots of the comprehension, reset with its own. The keys to
+    drop once the body is compiled (``unhoist``); none outside a comprehension."""
+    if not c._comp_hoists:
+        return []
+    found = [(id(n), body.new_slot(f"@hoisted{id(n)}"))
+             for n in body_invariant_calls(uf.tree, uf.params)]
+    c._hoisted.update(found)
+    c._comp_hoists[-1].extend(found)
+    return [k for k, _slot in found]
+
+
+def unhoist(c: Any, keys: list[int]) -> None:
+    """Forget the slots ``hoist_inlined`` gave: the function's tree is shared, and compiled
+    elsewhere it is not in that comprehension."""
+    for key in keys:
+        c._hoisted.pop(key, None)

@@ -1,4 +1,5 @@
-"""``count``, ``filter``, ``sort`` and ``group_by`` of a written-out lambda, as comprehensions.
+"""``count``, ``filter``, ``sort``, ``group_by``, ``lowest`` and ``highest`` of a written-out
+lambda, as comprehensions.
 
 ``count(h, c -> c.rank == r)`` given a lambda calls it once per item: a Python call that
 stores the item in the lambda's frame slot, then the body. The compiler writes such a call as
@@ -8,7 +9,8 @@ the same errors, and the same work charged (``items_of`` charges the list once, 
 does), with no call per item; the loop variable also takes the list's item type, so a card's
 attributes are read from the deck's tables directly. ``sort`` and ``group_by`` get the keys
 as a list made by such a comprehension and order or group the items by it (``sorted_by``,
-``grouped_by``), exactly as the built-ins do with a key function.
+``grouped_by``), exactly as the built-ins do with a key function; ``lowest`` and ``highest``
+pick the items tied for the least or greatest key (``lowest_by``, ``highest_by``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from . import nodes as N
 from .builtins import Builtin, compared, grouped, items_of
 
 # the built-ins written as comprehensions when given a lambda
-LOOPED = frozenset({"count", "filter", "sort", "group_by"})
+LOOPED = frozenset({"count", "filter", "sort", "group_by", "lowest", "highest"})
 
 
 def sorted_by(xs: list, keys: list) -> list:
@@ -32,6 +34,27 @@ def sorted_by(xs: list, keys: list) -> list:
 def grouped_by(xs: list, keys: list) -> list:
     """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins.grouped``)."""
     return grouped(xs, keys)
+
+
+def lowest_by(xs: list, keys: list) -> list:
+    """``lowest(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins._lowest``)."""
+    if not xs:
+        return []
+    compared(keys, 2)
+    m = min(keys)
+    return [x for x, k in zip(xs, keys) if k == m]
+
+
+def highest_by(xs: list, keys: list) -> list:
+    """``highest(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins._highest``)."""
+    if not xs:
+        return []
+    compared(keys, 2)
+    m = max(keys)
+    return [x for x, k in zip(xs, keys) if k == m]
+
+
+BY = {"sort": sorted_by, "group_by": grouped_by, "lowest": lowest_by, "highest": highest_by}
 
 
 def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
@@ -49,7 +72,7 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
     saved = dict(sc.slots), dict(sc.types)
     try:
         # the items of sort and group_by are looped over twice: the list is kept in a slot
-        held = sc.new_slot(f"@items{id(n)}") if b.name in ("sort", "group_by") else -1
+        held = sc.new_slot(f"@items{id(n)}") if b.name in BY else -1
         slot = sc.new_slot(lam.param, item)
         body = c.expr(lam.body, sc)[0]
     finally:
@@ -65,6 +88,6 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
         return c._localized(c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]",
                                   xsf, body), [slot]), ret
     keys = c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
-    by = c.k(sorted_by if b.name == "sort" else grouped_by)
+    by = c.k(BY[b.name])
     return c.gen(f"(F.__setitem__({held}, {seq}({{0}})) or {by}(F[{held}], {{1}}))",
                  xsf, keys), ret

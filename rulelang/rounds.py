@@ -41,7 +41,7 @@ class Rounds:
         if spec is not None and g.round_start is not None:
             self.deal_fixed(spec, g.round_start)  # a scenario's deal, dealt by round.start
         elif g.round_start is not None:
-            g.round_start(self)
+            g.round_start.call(self)
         elif spec is not None:
             self.lay_out(spec)
         self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
@@ -69,9 +69,9 @@ class Rounds:
         if name is not None:
             settle = g.settle.get(name)
             if settle is not None:
-                settle(self)
+                settle.call(self)  # a game.Unit's function, without its __call__
         if g.round_end is not None:
-            g.round_end(self)
+            g.round_end.call(self)
         self.pending_end = None
         self.status = "round_over"
         self.last_ended_by = name
@@ -87,7 +87,7 @@ class Rounds:
             seated, decisions = self._round0
             self.round_results.append((name, played, self.dealer, delta, seated,
                                        self.decisions - decisions))
-        if g.match_over is not None and g.match_over(self):
+        if g.match_over is not None and g.match_over.call(self):
             self.status = "game_over"
             self.winner = g.match_winner(self) if g.match_winner is not None else None
             if isinstance(self.winner, list):

@@ -172,7 +172,7 @@ def seat_of(S: Any, u: Any, what: str) -> int:
     first, who deals next. Anything but a seat at this table is an error located at the text
     (``int()`` of it once let a list through as Python's TypeError, and -1 or 99 as a dealer
     that is no seat)."""
-    v = u(S)
+    v = u.call(S) if u.call is not None else u(S)
     if type(v) is float and v.is_integer():
         v = int(v)
     if type(v) is not int or not 0 <= v < S.n:

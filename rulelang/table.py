@@ -23,15 +23,21 @@ from .runtime import brief, charge, clipped_text, log_message
 from .tricks import Tricks
 
 _BITLEN = tuple(n.bit_length() for n in range(1025))  # what random's _randbelow asks for
+# per length of list shuffled: (i, i + 1, bits of i + 1) for each step of random.shuffle's
+# loop, made once (a deck's zones have few lengths; a zone holds at most the deck's cards)
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def shuffle(x: list, bits: Any) -> None:
     """``random.shuffle(x)``: its own algorithm and draws, so that a seed deals the same cards,
     without its method call per card."""
-    blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = blen[n]
+    steps = _STEPS.get(len(x))
+    if steps is None:
+        blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
+        steps = tuple((i, i + 1, blen[i + 1]) for i in range(len(x) - 1, 0, -1))
+        if len(x) < len(_BITLEN):
+            _STEPS[len(x)] = steps
+    for i, n, k in steps:
         j = bits(k)
         while j >= n:
             j = bits(k)

@@ -44,6 +44,8 @@ functions:
   pairs(h): '[[c, d] for c in h for d in h if c.order < d.order and c.suit == d.suit]'
   inner(h): '[count([d for d in h if d.rank == c.rank]) for c in h]'
   deep_each(h): '[{deep} for c in h if c.order > 2]'
+  low(h): lowest(h, c -> c.order % 4)
+  high(h): 'highest(h, c -> (if c.rank == "2" then 1 else c.rank))'
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
   settle: {done: pass}
@@ -65,6 +67,7 @@ CALLS: list[tuple[str, Any]] = [
     ("not_list", lambda h: (5,)), ("not_list", lambda h: ("abc",)),
     ("paired", lambda h: (h,)), ("deep", lambda h: (h,)), ("pairs", lambda h: (h,)),
     ("inner", lambda h: (h,)), ("deep_each", lambda h: (h,)),
+    ("low", lambda h: (h,)), ("high", lambda h: (h,)), ("low", lambda h: ([],)),
 ]
 
 
