@@ -178,13 +178,16 @@ def rows(sa: dict[str, Any], sb: dict[str, Any]) -> list[dict[str, Any]]:
 def compare_games(a: str, b: str, players: int | None, games: int, agents: str, seed: int,
                   workers: int, load: Callable[..., Any], options: list[dict[str, Any]],
                   allow_any_path: bool = False, records: list[str | None] | None = None,
-                  report: str | None = None) -> dict[str, Any]:
+                  report: str | None = None, backend: str = "local",
+                  address: str | None = None) -> dict[str, Any]:
     """Simulate A and B (``load(name, options, allow_any_path)`` compiles each) on the same
     seeds with the same agents, and compare their metrics. ``options``: those of both, of A
     alone, of B alone (each alone wins over both); ``records``: the files of A's and B's
-    games (``simulate --records``), ``report`` the file of the report (``report.py``)."""
+    games (``simulate --records``), ``report`` the file of the report (``report.py``);
+    ``backend`` and ``address``: where the games run (``sim.run``)."""
     from . import sim
     from .agents import parse_agents
+    from .distributed import check_backend
     from .report import RunFiles
 
     opts_a, opts_b = {**options[0], **options[1]}, {**options[0], **options[2]}
@@ -196,6 +199,7 @@ def compare_games(a: str, b: str, players: int | None, games: int, agents: str, 
                              f"not {n}")
     if games < 2 or not 1 <= workers <= MAX_WORKERS:
         raise UsageError(f"--games must be at least 2, --workers from 1 to {MAX_WORKERS}")
+    check_backend(backend, address)
     names = parse_agents(agents, n)
     runs = []
     files = RunFiles(list(zip(("--records-a", "--records-b"), records or [None, None])), report)
@@ -203,7 +207,8 @@ def compare_games(a: str, b: str, players: int | None, games: int, agents: str, 
         for k, (name, g, opts) in enumerate(((a, ga, opts_a), (b, gb, opts_b))):
             path = g.path if Path(g.path).is_file() else name
             runs.append(sim.run(path, opts, n, games, names, seed, workers, game=g,
-                                allow_any_path=allow_any_path, records_to=files.sink(k)))
+                                allow_any_path=allow_any_path, records_to=files.sink(k),
+                                backend=backend, address=address))
             runs[-1]["game"] = g.name
         files.close()
     finally:
