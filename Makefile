@@ -6,8 +6,9 @@ STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 ENVSTAMP := $(VENV)/.installed-envs
+RAYSTAMP := $(VENV)/.installed-ray
 
-.PHONY: demo rules-docs test test-long test-envs lint bench bench-smoke pypy fuzz soak clean accel accel-clean
+.PHONY: demo rules-docs test test-long test-envs test-ray lint bench bench-smoke pypy fuzz soak clean accel accel-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -60,6 +61,16 @@ $(ENVSTAMP): pyproject.toml | $(BIN)/python
 
 test-envs: $(ENVSTAMP)
 	RULELANG_ENV_TESTS=1 $(BIN)/python -m pytest tests/test_envs.py
+
+# simulate --backend ray (docs/distributed.md) against a local Ray cluster of two CPUs that the
+# test starts: the same statistics, --records and --record log as --workers 1 and 2 (Ray's
+# start-up costs several seconds of wall time: not in `make test`, whose tests of it skip)
+$(RAYSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,ray]'
+	touch $@ $(DEVSTAMP) $(STAMP)
+
+test-ray: $(RAYSTAMP)
+	RULELANG_RAY_TESTS=1 $(BIN)/python -m pytest tests/test_ray.py
 
 test-long: $(DEVSTAMP)
 	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \

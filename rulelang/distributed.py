@@ -36,11 +36,14 @@ AHEAD = 4  # chunks per CPU asked for before the next one in order is back
 
 
 def check_backend(backend: str, address: str | None) -> None:
-    """A usage error for an unknown backend, or an address without Ray."""
+    """A usage error for an unknown backend, an address without Ray, or Ray not installed:
+    said before a file is written or a game played."""
     if backend not in BACKENDS:
         raise UsageError(f"--backend must be {' or '.join(BACKENDS)}, not '{backend}'")
     if address is not None and backend != "ray":
         raise UsageError("--address is the Ray cluster's: it needs --backend ray")
+    if backend == "ray":
+        import_ray()
 
 
 def import_ray() -> Any:
