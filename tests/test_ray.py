@@ -17,21 +17,13 @@ from typing import Any
 import pytest
 
 from .helpers import assert_no_traceback, output, run_cli
+from .test_cli import without_timings  # the timings' keys (CONTRACTS.md: only those) left out
 
 RUN = ("thirty-one", "--games", "40", "--seed", "7", "--agents", "greedy,random",
        "--option", "lives=2", "--json")
 
 needs_ray = pytest.mark.skipif(not os.environ.get("RULELANG_RAY_TESTS"),
                                reason="the Ray tests run with make test-ray")
-
-
-def without_timings(d: Any) -> Any:
-    """The statistics without the keys that hold timings (CONTRACTS.md: only those)."""
-    if isinstance(d, dict):
-        return {k: without_timings(v) for k, v in d.items() if "sec" not in k}
-    if isinstance(d, list):
-        return [without_timings(v) for v in d]
-    return d
 
 
 def same_bytes(stdout: str) -> str:
