@@ -19,13 +19,16 @@ backend is asked for; this module imports nothing from ``sim`` (``sim`` passes i
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path  # (the stdlib's others are imported where used: the CLI imports this)
+from contextlib import closing, contextmanager
+from pathlib import Path
 from typing import Any
 
 from .errors import RulesError, RuntimeRulesError, UsageError
 
+# (logging, pickle, signal and socket are imported where used: the CLI imports this module for
+# its help texts, and a run on local workers needs none of them)
 BACKENDS = ("local", "ray")
 BACKEND_HELP = ("where games run: local (--workers processes) or ray (a Ray cluster, the same "
                 "statistics; needs pip install 'rulelang[ray]')")
@@ -54,6 +57,22 @@ def import_ray() -> Any:
         raise UsageError("--backend ray needs Ray, an optional extra: "
                          "pip install 'rulelang[ray]'") from None
     return ray
+
+
+@contextmanager
+def ray_answers(address: str | None, game: Any, path: str,
+                jobs: Callable[[int, str, dict[str, Any]], list[tuple]],
+                work: Callable[..., Any]) -> Iterator[Iterator[Any]]:
+    """``sim.run``'s answers from Ray, in order: ``jobs(n, path, more)`` cuts the run into
+    chunks for ``n`` workers (here one per CPU of the cluster), each job naming the rules file
+    by its absolute path, with ``more`` (its files' SHA-256 and the path errors name) added to
+    its extras; ``work`` plays a job (``sim._worker``)."""
+    is_file = Path(path).is_file()
+    ship = {"files": [sha for _name, sha in game.files], "shown": path if is_file else None}
+    with Cluster(address) as cluster:
+        todo = jobs(cluster.cpus, os.path.abspath(path) if is_file else path, ship)
+        with closing(cluster.answers(todo, work, lambda job: (job[5], job[6]))) as answers:
+            yield answers
 
 
 class Cluster:

@@ -10,13 +10,11 @@ containing ``sec`` hold timings.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from itertools import chain, repeat
-from pathlib import Path
 from typing import Any
 
 from . import metrics
@@ -416,8 +414,7 @@ def _answers(game: Any, path: str, options: dict[str, Any], players: int, agents
              seed: int, games: int, check: bool, extra: dict[str, Any], workers: int,
              backend: str, address: str | None) -> Iterator[Iterator[tuple[Tally, list]]]:
     """The answers to a run's jobs (chunks of its games), in order: from ``workers`` local
-    processes, or from Ray tasks (as many chunks as for one worker per CPU of the cluster),
-    which compile the game from its absolute path and check its files' SHA-256."""
+    processes, or from Ray tasks (``distributed.ray_answers``)."""
     def jobs(n: int, where: str, more: dict[str, Any]) -> list[tuple]:
         return [(where, options, players, agents, seed, lo, hi, check, {**extra, **more})
                 for lo, hi in chunks(games, n)]
@@ -426,14 +423,10 @@ def _answers(game: Any, path: str, options: dict[str, Any], players: int, agents
         with closing(_in_workers(jobs(workers, path, {}), workers)) as answers:
             yield answers
         return
-    from .distributed import Cluster
+    from .distributed import ray_answers
 
-    is_file = Path(path).is_file()
-    ship = {"files": [sha for _name, sha in game.files], "shown": path if is_file else None}
-    with Cluster(address) as cluster:
-        todo = jobs(cluster.cpus, os.path.abspath(path) if is_file else path, ship)
-        with closing(cluster.answers(todo, _worker, lambda job: (job[5], job[6]))) as answers:
-            yield answers
+    with ray_answers(address, game, path, jobs, _worker) as answers:
+        yield answers
 
 
 class Interrupted(KeyboardInterrupt):
