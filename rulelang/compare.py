@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +188,7 @@ def compare_games(a: str, b: str, players: int | None, games: int, agents: str, 
     ``backend`` and ``address``: where the games run (``sim.run``)."""
     from . import sim
     from .agents import parse_agents
-    from .distributed import check_backend
+    from .distributed import Cluster, check_backend
     from .report import RunFiles
 
     opts_a, opts_b = {**options[0], **options[1]}, {**options[0], **options[2]}
@@ -204,12 +205,14 @@ def compare_games(a: str, b: str, players: int | None, games: int, agents: str, 
     runs = []
     files = RunFiles(list(zip(("--records-a", "--records-b"), records or [None, None])), report)
     try:
-        for k, (name, g, opts) in enumerate(((a, ga, opts_a), (b, gb, opts_b))):
-            path = g.path if Path(g.path).is_file() else name
-            runs.append(sim.run(path, opts, n, games, names, seed, workers, game=g,
-                                allow_any_path=allow_any_path, records_to=files.sink(k),
-                                backend=backend, address=address))
-            runs[-1]["game"] = g.name
+        # on Ray, one connection (one local Ray started, if any) for both runs
+        with Cluster(address) if backend == "ray" else nullcontext():
+            for k, (name, g, opts) in enumerate(((a, ga, opts_a), (b, gb, opts_b))):
+                path = g.path if Path(g.path).is_file() else name
+                runs.append(sim.run(path, opts, n, games, names, seed, workers, game=g,
+                                    allow_any_path=allow_any_path, records_to=files.sink(k),
+                                    backend=backend, address=address))
+                runs[-1]["game"] = g.name
         files.close()
     finally:
         files.close(quietly=True)
