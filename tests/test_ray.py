@@ -61,12 +61,13 @@ def test_ray_missing_is_a_usage_error_naming_the_extra(monkeypatch: pytest.Monke
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     """A local Ray of two CPUs with a small object store (the answers are tallies), started
-    once for the module; the commands join it with --address auto."""
+    once for the module; the commands join it by its address (what ``--address auto`` would
+    find, unless another Ray started on the machine since)."""
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=80 * 2**20,
-             log_to_driver=False)
+    ctx = ray.init(num_cpus=2, include_dashboard=False, object_store_memory=80 * 2**20,
+                   log_to_driver=False)
     try:
-        yield ray
+        yield ray, ctx.address_info["gcs_address"]
     finally:
         ray.shutdown()
 
@@ -76,7 +77,7 @@ def test_ray_gives_the_statistics_records_and_log_of_local_workers(
         cluster: Any, tmp_path: Path) -> None:
     out: dict[str, tuple[str, str, str]] = {}
     for name, how in (("one", ["--workers", "1"]), ("two", ["--workers", "2"]),
-                      ("ray", ["--backend", "ray", "--address", "auto"])):
+                      ("ray", ["--backend", "ray", "--address", cluster[1]])):
         records, log = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.log"
         r = run_cli("simulate", *RUN, *how, "--records", str(records), "--record", str(log))
         assert r.returncode == 0, output(r)
@@ -101,7 +102,7 @@ def test_ray_in_process_and_compare(cluster: Any) -> None:
     local = sim.run("thirty-one", {"lives": "2"}, 2, 24, names, 3, game=g)
     far = sim.run("thirty-one", {"lives": "2"}, 2, 24, names, 3, game=g, backend="ray")
     assert json.dumps(without_timings(far)) == json.dumps(without_timings(local))
-    assert cluster.is_initialized()
+    assert cluster[0].is_initialized()
     args = ("thirty-one", "thirty-one", None, 10, "greedy,random", 1, 1, _load_game,
             [{"lives": "2"}, {}, {"blitz_after_knock": "true"}])
     a = compare_games(*args)
