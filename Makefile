@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 BENCHSTAMP := $(VENV)/.installed-bench
 ENVSTAMP := $(VENV)/.installed-envs
+RAYSTAMP := $(VENV)/.installed-ray
 
-.PHONY: demo rules-docs goldens test test-long test-envs crossreplay-openspiel crossreplay-rlcard lint \
-	bench bench-smoke pypy fuzz soak clean accel accel-clean
+.PHONY: demo rules-docs goldens test test-long test-envs test-ray crossreplay-openspiel \
+	crossreplay-rlcard lint bench bench-smoke pypy fuzz soak clean accel accel-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -80,6 +81,16 @@ crossreplay-openspiel: $(ENVSTAMP)
 # RLCard's Blackjack, Uno and Gin Rummy: the same, 1,000 games each (test-envs runs 100 of each)
 crossreplay-rlcard: $(ENVSTAMP)
 	$(BIN)/python -m tests.crossreplay_rlcard --games 1000
+
+# simulate --backend ray (docs/distributed.md) against a local Ray cluster of two CPUs that the
+# test starts: the same statistics, --records and --record log as --workers 1 and 2 (Ray's
+# start-up costs several seconds of wall time: not in `make test`, whose tests of it skip)
+$(RAYSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,ray]'
+	touch $@ $(DEVSTAMP) $(STAMP)
+
+test-ray: $(RAYSTAMP)
+	RULELANG_RAY_TESTS=1 $(BIN)/python -m pytest tests/test_ray.py
 
 test-long: $(DEVSTAMP)
 	RULELANG_SIM_DECISIONS=0 RULELANG_CLI_EXEC=1 RULELANG_FUZZ_CASES=300 \

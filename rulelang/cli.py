@@ -15,6 +15,7 @@ from typing import Any
 
 import typer
 
+from .distributed import ADDRESS_HELP, BACKEND_HELP
 from .errors import RulesError, RulesErrors, RuntimeRulesError, UsageError
 from .limits import MAX_BOT_WORK, MAX_WORK, MAX_WORKERS
 from .terminal import clean
@@ -311,6 +312,8 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
              agents: str = typer.Option("random", help="agents by seat, like greedy,random"),
              seed: int = typer.Option(0, help="the seed of the whole run"),
              workers: int = typer.Option(1, help="processes to run games in"),
+             backend: str = typer.Option("local", help=BACKEND_HELP),
+             address: str = typer.Option(None, help=ADDRESS_HELP),
              option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
              check_invariants: bool = typer.Option(False, "--check",
                                                    help="check cards and conserved sums"),
@@ -338,6 +341,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
     """Bot-vs-bot games and their statistics."""
     from . import sim
     from .agents import parse_agents
+    from .distributed import check_backend
     from .report import RunFiles
     from .simio import RecordFile, progress_lines, show_stats
 
@@ -356,6 +360,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
         if workers > MAX_WORKERS:
             raise UsageError(f"--workers may be at most {MAX_WORKERS}")
         _check_bot_work(bot_work)
+        check_backend(backend, address)
         names = parse_agents(agents, n)
         path = g.path if Path(g.path).is_file() else game
         show_bar = not as_json and sys.stderr.isatty()
@@ -366,7 +371,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
             log = RecordFile(record)
         more: dict[str, Any] = {"record_to": log, "limits": limits, "records_to": files.sink(0),
                                 "allow_any_path": allow_any_path, "game": g,
-                                "bot_work": bot_work}
+                                "bot_work": bot_work, "backend": backend, "address": address}
         if show_bar:
             from rich.progress import Progress
 
@@ -412,6 +417,8 @@ def compare(a: str = typer.Argument(..., help="a rules file or a bundled game's 
             agents: str = typer.Option("random", help="agents by seat, like greedy,random"),
             seed: int = typer.Option(0, help="the seed of both runs"),
             workers: int = typer.Option(1, help="processes to run games in"),
+            backend: str = typer.Option("local", help=BACKEND_HELP),
+            address: str = typer.Option(None, help=ADDRESS_HELP),
             option: list[str] = typer.Option(None, help="a rules option of both, KEY=VALUE"),
             option_a: list[str] = typer.Option(None, help="a rules option of A alone"),
             option_b: list[str] = typer.Option(None, help="a rules option of B alone"),
@@ -428,7 +435,7 @@ def compare(a: str = typer.Argument(..., help="a rules file or a bundled game's 
     try:
         out = compare_games(a, b, players, games, agents, seed, workers, _load_game,
                             [_parse_options(o) for o in (option, option_a, option_b)],
-                            allow_any_path, [records_a, records_b], report)
+                            allow_any_path, [records_a, records_b], report, backend, address)
     except RulesError as e:
         _fail(e)
         return

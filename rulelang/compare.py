@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -178,13 +179,16 @@ def rows(sa: dict[str, Any], sb: dict[str, Any]) -> list[dict[str, Any]]:
 def compare_games(a: str, b: str, players: int | None, games: int, agents: str, seed: int,
                   workers: int, load: Callable[..., Any], options: list[dict[str, Any]],
                   allow_any_path: bool = False, records: list[str | None] | None = None,
-                  report: str | None = None) -> dict[str, Any]:
+                  report: str | None = None, backend: str = "local",
+                  address: str | None = None) -> dict[str, Any]:
     """Simulate A and B (``load(name, options, allow_any_path)`` compiles each) on the same
     seeds with the same agents, and compare their metrics. ``options``: those of both, of A
     alone, of B alone (each alone wins over both); ``records``: the files of A's and B's
-    games (``simulate --records``), ``report`` the file of the report (``report.py``)."""
+    games (``simulate --records``), ``report`` the file of the report (``report.py``);
+    ``backend`` and ``address``: where the games run (``sim.run``)."""
     from . import sim
     from .agents import parse_agents
+    from .distributed import Cluster, check_backend
     from .report import RunFiles
 
     opts_a, opts_b = {**options[0], **options[1]}, {**options[0], **options[2]}
@@ -196,15 +200,19 @@ def compare_games(a: str, b: str, players: int | None, games: int, agents: str, 
                              f"not {n}")
     if games < 2 or not 1 <= workers <= MAX_WORKERS:
         raise UsageError(f"--games must be at least 2, --workers from 1 to {MAX_WORKERS}")
+    check_backend(backend, address)
     names = parse_agents(agents, n)
     runs = []
     files = RunFiles(list(zip(("--records-a", "--records-b"), records or [None, None])), report)
     try:
-        for k, (name, g, opts) in enumerate(((a, ga, opts_a), (b, gb, opts_b))):
-            path = g.path if Path(g.path).is_file() else name
-            runs.append(sim.run(path, opts, n, games, names, seed, workers, game=g,
-                                allow_any_path=allow_any_path, records_to=files.sink(k)))
-            runs[-1]["game"] = g.name
+        # on Ray, one connection (one local Ray started, if any) for both runs
+        with Cluster(address) if backend == "ray" else nullcontext():
+            for k, (name, g, opts) in enumerate(((a, ga, opts_a), (b, gb, opts_b))):
+                path = g.path if Path(g.path).is_file() else name
+                runs.append(sim.run(path, opts, n, games, names, seed, workers, game=g,
+                                    allow_any_path=allow_any_path, records_to=files.sink(k),
+                                    backend=backend, address=address))
+                runs[-1]["game"] = g.name
         files.close()
     finally:
         files.close(quietly=True)

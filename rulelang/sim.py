@@ -13,7 +13,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import closing
+from contextlib import closing, contextmanager
 from itertools import chain, repeat
 from typing import Any
 
@@ -237,14 +237,25 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _worker(args: tuple) -> tuple[Tally, list[tuple[int, list, Any]]]:
+def _key(path: str, options: dict[str, Any], files: list[str] | None = None) -> str:
+    """A compiled game's key in ``_GAMES``: on a Ray worker, the files' SHA-256 too, so that a
+    worker kept from an earlier run never plays an older copy of a file."""
+    return repr((path, sorted(options.items()), files))
+
+
+def _worker(args: tuple, compile_game: Callable[..., Any] | None = None
+            ) -> tuple[Tally, list[tuple[int, list, Any]]]:
+    """Play one chunk of games (a job of ``run``'s) in a worker, the game compiled once per
+    process: by ``compile_game(path, options, extra)`` if given (a Ray worker's,
+    ``distributed.compile_here``), else from the path as the run's own process would."""
     path, options, players, agents, seed, lo, hi, check, extra = args
-    key = repr((path, sorted(options.items())))
+    key = _key(path, options, extra.get("files"))
     game = _GAMES.get(key)
     if game is None:
         from . import load
 
-        game = _GAMES[key] = load(path, options, extra.get("allow_any_path", False))
+        game = _GAMES[key] = (load(path, options, extra.get("allow_any_path", False))
+                              if compile_game is None else compile_game(path, options, extra))
     logs: list[tuple[int, list, Any]] = []
     tally = _play_chunk(game, players, agents, seed, lo, hi, check, extra.get("record", False),
                         extra.get("limits"), lambda i, m, o: logs.append((i, m, o)),
@@ -358,19 +369,22 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
         progress: Callable[[int], None] | None = None, record_to: Any = None,
         limits: dict[str, int] | None = None, allow_any_path: bool = False,
         game: Any = None, bot_work: int | None = None,
-        records_to: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        records_to: Callable[[dict[str, Any]], None] | None = None,
+        backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """Simulate ``games`` games and return the statistics as one JSON-ready dict.
     ``record_to`` (a writable text file) receives one JSON line per game for ``rulelang
     replay``; ``records_to`` each game's record (``simio.game_record``), in game order
     whatever the workers; ``limits`` are the engine's step limits; ``game``, if given, is the
     compiled game of ``path`` and ``options`` (the caller loaded it already); ``bot_work``:
-    the work a bot may do per decision (default limits.MAX_BOT_WORK)."""
+    the work a bot may do per decision (default limits.MAX_BOT_WORK); ``backend`` ``"ray"``
+    plays the games as tasks on the Ray cluster at ``address`` (distributed.py), ``workers``
+    then unused."""
     from . import load
 
     t0 = time.perf_counter()
     if game is None:
         game = load(path, options, allow_any_path)
-    _GAMES[repr((path, sorted(options.items())))] = game
+    _GAMES[_key(path, options)] = game
     record = record_to is not None
     extra = {"record": record, "limits": limits, "allow_any_path": allow_any_path,
              "bot_work": bot_work, "records": records_to is not None}
@@ -381,13 +395,12 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
                                      moves, result) + "\n")
     tally = Tally()
     try:
-        if workers <= 1:
+        if workers <= 1 and backend != "ray":
             _play_chunk(game, players, agents, seed, 0, games, check, record, limits, keep_log,
                         progress, bot_work, records_to is not None, records_to, tally)
         else:
-            jobs = [(path, options, players, agents, seed, lo, hi, check, extra)
-                    for lo, hi in chunks(games, workers)]
-            with closing(_in_workers(jobs, workers)) as answers:  # workers stop at any error
+            with _answers(game, path, options, players, agents, seed, games, check, extra,
+                          workers, backend, address) as answers:  # workers stop at any error
                 for part, logs in answers:
                     tally.merge(part)
                     for i, moves, result in logs:
@@ -405,6 +418,26 @@ def run(path: str, options: dict[str, Any], players: int, games: int, agents: li
                           games) from None
     seconds = time.perf_counter() - t0
     return summarize(tally, players, agents, seconds)
+
+
+@contextmanager
+def _answers(game: Any, path: str, options: dict[str, Any], players: int, agents: list[str],
+             seed: int, games: int, check: bool, extra: dict[str, Any], workers: int,
+             backend: str, address: str | None) -> Iterator[Iterator[tuple[Tally, list]]]:
+    """The answers to a run's jobs (chunks of its games), in order: from ``workers`` local
+    processes, or from Ray tasks (``distributed.ray_answers``)."""
+    def jobs(n: int, where: str, more: dict[str, Any]) -> list[tuple]:
+        return [(where, options, players, agents, seed, lo, hi, check, {**extra, **more})
+                for lo, hi in chunks(games, n)]
+
+    if backend != "ray":
+        with closing(_in_workers(jobs(workers, path, {}), workers)) as answers:
+            yield answers
+        return
+    from .distributed import ray_answers
+
+    with ray_answers(address, game, path, jobs, _worker) as answers:
+        yield answers
 
 
 class Interrupted(KeyboardInterrupt):
