@@ -15,6 +15,9 @@ from typing import Any
 
 import typer
 
+from .cliargs import check_bot_work as _check_bot_work
+from .cliargs import engine_limits as _limits
+from .cliargs import parse_options as _parse_options
 from .distributed import ADDRESS_HELP, BACKEND_HELP
 from .errors import RulesError, RulesErrors, RuntimeRulesError, UsageError
 from .limits import MAX_BOT_WORK, MAX_WORK, MAX_WORKERS
@@ -51,16 +54,6 @@ def _echo_err(text: str) -> None:
 def _fail(e: RulesError) -> None:
     _echo_err(e.render())
     raise typer.Exit(2 if isinstance(e, UsageError) else 1)
-
-
-def _parse_options(opts: list[str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for o in opts or []:
-        k, sep, v = o.partition("=")
-        if not sep or not k.strip():
-            raise UsageError(f"--option takes KEY=VALUE, got '{o}'")
-        out[k.strip()] = v.strip()
-    return out
 
 
 def _load_game(name: str, options: dict[str, Any] | None = None,
@@ -282,27 +275,6 @@ def test(paths: list[str] = typer.Argument(..., help="scenario files or folders 
 BOT_WORK_HELP = ("the work a bot that looks ahead (greedy) may do for one decision, apart "
                  f"from the game's (default {MAX_BOT_WORK:,}); past it, it picks among the "
                  "moves it has judged")
-
-
-def _check_bot_work(v: int | None) -> None:
-    if v is not None and v < 1:
-        raise UsageError("--bot-work must be at least 1")
-
-
-def _limits(max_steps: int | None, max_round_steps: int | None, max_moves: int | None,
-            max_rounds: int | None, max_work: int | None) -> dict[str, int]:
-    """The engine limits given on the command line, as ``new_state`` takes them."""
-    limits = {}
-    for flag, key, v in (("--max-steps", "max_game_steps", max_steps),
-                         ("--max-round-steps", "max_round_steps", max_round_steps),
-                         ("--max-moves", "max_moves", max_moves),
-                         ("--max-rounds", "max_rounds", max_rounds),
-                         ("--max-work", "max_work", max_work)):
-        if v is not None:
-            if v < 1:
-                raise UsageError(f"{flag} must be at least 1")
-            limits[key] = v
-    return limits
 
 
 @app.command()
