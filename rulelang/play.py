@@ -231,7 +231,7 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                     log_mark = len(state.messages)
                     _say(con, "  back to your previous decision")
                     break
-                if text.lower() == "scenario" and "scenario" not in moves:
+                if text.lower() in ("scenario", "save") and text.lower() not in moves:
                     _say(con, f"  wrote {write_scenario(state, seed)}: this position as a "
                               "scenario (`rulelang test` it, or add expectations)")
                     continue
@@ -246,8 +246,8 @@ def _play(con: Console, game: Any, players: int, seat: int, agents: list[str], s
                     _say(con, f"  type a number from 1 to {len(moves)}, or a move as listed "
                          "(any case, 10 for T): ", *listed, "; 'q' quits")
                     _say(con, "  'hint': what the tree search would play; 'undo': back to your "
-                         "previous decision; 'scenario': this position saved as a scenario "
-                         "file (play it on with rulelang play FILE)")
+                         "previous decision; 'scenario' (or 'save'): this position saved as a "
+                         "scenario file (load it: rulelang play FILE)")
                     continue
                 if text.isascii() and text.isdigit() and 1 <= int(text) <= len(moves):
                     text = moves[int(text) - 1]

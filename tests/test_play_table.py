@@ -46,7 +46,8 @@ def test_scenario_at_the_prompt_writes_a_scenario_that_passes(tmp_path: Path) ->
 
 
 def test_a_saved_position_is_played_on(tmp_path: Path) -> None:
-    run_cli("play", "thirty-one", "--seed", "1", "--players", "2", stdin="1\n2\nscenario\nq\n",
+    # 'save' is 'scenario' by the name a player looks for
+    run_cli("play", "thirty-one", "--seed", "1", "--players", "2", stdin="1\n2\nsave\nq\n",
             cwd=tmp_path)
     saved = next(tmp_path.glob("thirty-one-seed1-move*.scenario.yaml"))
     r = run_cli("play", str(saved), stdin="q\n")
