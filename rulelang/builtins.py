@@ -63,6 +63,7 @@ def items_of(xs: Any) -> list:
 # values that one comparison looks at in one go: anything else (a list, a text, a record) is
 # compared item by item, and that is work
 _FLAT = frozenset({int, float, bool, type(None)})
+_FLAT_TEXT = _FLAT | {str}
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)
 SHORT_TEXT = 64
 
@@ -101,6 +102,9 @@ def compared(xs: list, times: int = 1) -> None:
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
     if xs and not _FLAT.issuperset(map(type, xs)):
+        if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
+            charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
+            return
         for x in xs:  # charged one by one: the walk stops where the allowance runs out
             if type(x) not in _FLAT:
                 charge(times * deep_items(x))
@@ -336,9 +340,14 @@ def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _distinct(xs: Any) -> list:
+    xs = items_of(xs)
+    try:  # hashable items (cards, ranks, seats): the first of each, as the loop below keeps
+        return list(dict.fromkeys(xs))
+    except TypeError:
+        pass
     out: list = []
     seen: set = set()  # hashable items are looked up at once; lists among them one by one
-    for x in items_of(xs):
+    for x in xs:
         try:
             if x in seen:
                 continue

@@ -55,7 +55,16 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
     # the order cards of one meld are listed in: by rank order, then suit, then id
-    place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
+    place_of = [(order[c], suit[c] or "", c) for c in range(len(rank))]
+    # ... as one number per card, which sorts faster than the tuples it stands for
+    place = [0] * len(rank)
+    for i, c in enumerate(sorted(range(len(rank)), key=place_of.__getitem__)):
+        place[c] = i
+    # cards of one name share a number (several packs), so that a meld's key is numbers
+    name_id: list[int] = []
+    ids: dict[str, int] = {}
+    for c in range(len(rank)):
+        name_id.append(ids.setdefault(name[c], len(ids)))
     # a deck with ranks of its own (decks.py) runs in the order it lists them
     own_order = any(r not in RUN_PLACE and r not in ("A", "JK") for r in rank)
 
@@ -65,10 +74,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         seen: set[tuple] = set()
         out = []
         by_place = place.__getitem__
+        nid = name_id.__getitem__
         for o in options:
-            o = sorted(o, key=by_place)
-            key = tuple([name[c] for c in o]) if same is None else \
-                tuple(sorted([same(c) for c in o]))
+            o.sort(key=by_place)  # every option is a new list of the finder's own
+            key = tuple(map(nid, o)) if same is None else tuple(sorted(map(same, o)))
             if key not in seen:
                 seen.add(key)
                 out.append(o)
@@ -183,6 +192,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
         return [RUN_PLACE[r]]
 
+    # positions(c, ace) of every card, per ace: (a joker has none)
+    places_of = {ace: [[] if rank[c] == "JK" else positions(c, ace) for c in range(len(rank))]
+                 for ace in ("low", "high", "both")}
+
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards); with
@@ -191,10 +204,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return mixed_runs(by_name(items_of(cards)), lo, ace)
         out: list[list[int]] = []
         suits: dict[Any, dict[int, int]] = {}
+        # anything but 'low' and 'high' is positions()'s 'both'
+        table = (places_of.get(ace) if type(ace) is str else None) or places_of["both"]
         for c in by_name(items_of(cards)):
-            if rank[c] == "JK":
-                continue
-            for p in positions(c, ace):
+            for p in table[c]:
                 suits.setdefault(suit[c], {})[p] = c
         for s in suits:
             at = suits[s]

@@ -12,6 +12,7 @@ separated by `` | ``, groups on the table by label); any other entry takes ``Sta
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .groups import Group
@@ -123,16 +124,79 @@ def drop_repeats(S: Any, entries: list) -> list:
     cards by the set of its ids, as its text lists them in canonical order."""
     seen: set[Any] = set()
     out = []
+    n = S.ncards
+    last = None
+    plain = False
     for e in entries:
         action, args = e
         if action.distinct:
             out.append(e)
             continue
-        k = _id_key(S, action, args)
+        if action is not last:
+            last = action
+            plain = _plain_action(action)
+        k = None
+        if plain:  # cards, seats, numbers and words only: the commonest case, written out
+            key = []
+            for v in args:
+                if type(v) is int:
+                    if not 0 <= v < n:
+                        break
+                    key.append(v)
+                elif type(v) is str:
+                    w = _WORDS.get(v)
+                    if w is None:
+                        w = _word(v)
+                    if not w:
+                        break
+                    key.append(w)
+                else:
+                    break
+            else:
+                k = (action.name, *key)
+        if k is None:
+            k = _id_key(S, action, args)
         if k not in seen:
             seen.add(k)
             out.append(e)
     return out
+
+
+# argument types rendered as the value itself (``str(v)``, never as a card or a seat): a value
+# that is one word is keyed by that word in canonical form, as its text would be compared
+_PLAIN = frozenset({"int", "num", "str"})
+_SPACED = re.compile(r"\s").search
+
+
+# per action (by id, the action kept so that an id reused is told apart)
+_PLAIN_ACTIONS: dict[int, tuple[Any, bool]] = {}
+
+
+def _plain_action(action: Any) -> bool:
+    """Whether every argument of ``action`` is a card, a seat, a number or a word. With one
+    pack, an entry whose arguments are then all numbers below the number of cards or texts
+    of one word is keyed by the action's name, the numbers themselves and the words in
+    canonical form: two such entries have the same text exactly when they have the same key
+    (a card's name, P<n>, a number's digits; a word as ``canon_move`` compares it)."""
+    got = _PLAIN_ACTIONS.get(id(action))
+    if got is None or got[0] is not action:
+        if len(_PLAIN_ACTIONS) > 10_000:  # games loaded one after another (a fuzzer)
+            _PLAIN_ACTIONS.clear()
+        got = _PLAIN_ACTIONS[id(action)] = (
+            action, all(spec[2] in ("card", "seat", "int", "str") for spec in action.args))
+    return got[1]
+
+
+# a word's canonical form ("" for a text that is not one word)
+_WORDS: dict[str, str] = {}
+
+
+def _word(v: str) -> str:
+    w = canon_move(v) if v and not _SPACED(v) else ""
+    if len(_WORDS) > 100_000:
+        _WORDS.clear()
+    _WORDS[v] = w
+    return w
 
 
 def _id_key(S: Any, action: Any, args: tuple) -> Any:
@@ -143,6 +207,10 @@ def _id_key(S: Any, action: Any, args: tuple) -> Any:
         typ = spec[2]
         if typ == "card" and type(v) is int and 0 <= v < n:
             parts.append(v)
+        elif typ == "seat" and type(v) is int:  # rendered P<n>, one word
+            parts.append(canon_move(f"P{v}"))
+        elif typ in _PLAIN and (type(v) is int or (type(v) is str and v and not _SPACED(v))):
+            parts.append(canon_move(str(v)))  # one word, rendered as it is
         elif type(v) is Group:
             parts.append(("group", v.label()))
         elif type(v) is list and typ in _CARD_LISTS and all(
