@@ -98,6 +98,24 @@ def distinct_entries(S: Any, entries: list) -> list:
                 parts.append(names[v])
             else:
                 k = " ".join(parts)
+        elif mode == _PLAIN_MODE:  # seats, numbers and words: their canonical words
+            parts = [name]
+            for v, kind in zip(args, _kinds(action) or ()):
+                if type(v) is int and kind != _WORD:
+                    w = (_SEAT_WORDS if kind == _SEAT_K else _NUM_WORDS).get(v)
+                    if w is None:
+                        w = _int_word(v, kind == _SEAT_K)
+                elif type(v) is str and kind == _WORD:
+                    w = _WORDS.get(v)
+                    if w is None:
+                        w = _word(v)
+                    if not w:
+                        break
+                else:
+                    break
+                parts.append(w)
+            else:
+                k = " ".join(parts)
         elif mode == _KEYED:
             parts = [name]
             for v, spec in zip(args, action.args):
@@ -126,7 +144,7 @@ def drop_repeats(S: Any, entries: list) -> list:
     out = []
     n = S.ncards
     last = None
-    plain = False
+    kinds = None
     for e in entries:
         action, args = e
         if action.distinct:
@@ -134,26 +152,35 @@ def drop_repeats(S: Any, entries: list) -> list:
             continue
         if action is not last:
             last = action
-            plain = _plain_action(action)
+            kinds = _kinds(action)
         k = None
-        if plain:  # cards, seats, numbers and words only: the commonest case, written out
-            key = []
-            for v in args:
-                if type(v) is int:
-                    if not 0 <= v < n:
+        if kinds is not None:  # cards, seats, numbers, words and lists of cards, written out
+            key: list[Any] = [action.name]
+            for v, kind in zip(args, kinds):
+                t = type(v)
+                if t is int:
+                    if not 0 <= v < n or kind > _NUMBER:
                         break
                     key.append(v)
-                elif type(v) is str:
+                elif t is str:
                     w = _WORDS.get(v)
                     if w is None:
                         w = _word(v)
-                    if not w:
+                    if not w or kind != _WORD:
                         break
                     key.append(w)
+                elif t is list and kind == _LIST:
+                    for c in v:
+                        if type(c) is not int or not 0 <= c < n:
+                            break
+                    else:
+                        key.append(("cards", tuple(sorted(v))))
+                        continue
+                    break
                 else:
                     break
             else:
-                k = (action.name, *key)
+                k = tuple(key)
         if k is None:
             k = _id_key(S, action, args)
         if k not in seen:
@@ -165,25 +192,29 @@ def drop_repeats(S: Any, entries: list) -> list:
 # argument types rendered as the value itself (``str(v)``, never as a card or a seat): a value
 # that is one word is keyed by that word in canonical form, as its text would be compared
 _PLAIN = frozenset({"int", "num", "str"})
+_NUMBERS = frozenset({"seat", "int", "num"})
 _SPACED = re.compile(r"\s").search
 
-
 # per action (by id, the action kept so that an id reused is told apart)
-_PLAIN_ACTIONS: dict[int, tuple[Any, bool]] = {}
+_KINDS: dict[int, tuple[Any, tuple[int, ...] | None]] = {}
 
 
-def _plain_action(action: Any) -> bool:
-    """Whether every argument of ``action`` is a card, a seat, a number or a word. With one
-    pack, an entry whose arguments are then all numbers below the number of cards or texts
-    of one word is keyed by the action's name, the numbers themselves and the words in
-    canonical form: two such entries have the same text exactly when they have the same key
-    (a card's name, P<n>, a number's digits; a word as ``canon_move`` compares it)."""
-    got = _PLAIN_ACTIONS.get(id(action))
+_CARD_K, _SEAT_K, _NUMBER, _WORD, _LIST = range(5)  # an int is keyed by itself up to _NUMBER
+_KIND = {"card": _CARD_K, "seat": _SEAT_K, "int": _NUMBER, "num": _NUMBER, "str": _WORD,
+         "list[card]": _LIST}
+
+
+def _kinds(action: Any) -> tuple[int, ...] | None:
+    """How each argument of ``action`` is keyed (see ``_id_key``), or None when one is not
+    a card, a seat, a whole number, a word or a list of cards: with one pack, two entries
+    have the same text exactly when they have the same key (a card's name, P<n>, a number's
+    digits, a word as ``canon_move`` compares it, cards in canonical order)."""
+    got = _KINDS.get(id(action))
     if got is None or got[0] is not action:
-        if len(_PLAIN_ACTIONS) > 10_000:  # games loaded one after another (a fuzzer)
-            _PLAIN_ACTIONS.clear()
-        got = _PLAIN_ACTIONS[id(action)] = (
-            action, all(spec[2] in ("card", "seat", "int", "str") for spec in action.args))
+        if len(_KINDS) > 10_000:  # games loaded one after another (a fuzzer)
+            _KINDS.clear()
+        kinds = [_KIND.get(spec[2]) for spec in action.args]
+        got = _KINDS[id(action)] = (action, None if None in kinds else tuple(kinds))
     return got[1]
 
 
@@ -199,6 +230,19 @@ def _word(v: str) -> str:
     return w
 
 
+# a seat's (P<n>) and a whole number's canonical word
+_SEAT_WORDS: dict[int, str] = {}
+_NUM_WORDS: dict[int, str] = {}
+
+
+def _int_word(v: int, seat: bool) -> str:
+    words = _SEAT_WORDS if seat else _NUM_WORDS
+    if len(words) > 100_000:
+        words.clear()
+    w = words[v] = canon_move(f"P{v}" if seat else str(v))
+    return w
+
+
 def _id_key(S: Any, action: Any, args: tuple) -> Any:
     """A key of an entry equal exactly when the move texts are (one pack; see drop_repeats)."""
     n = S.ncards
@@ -207,10 +251,10 @@ def _id_key(S: Any, action: Any, args: tuple) -> Any:
         typ = spec[2]
         if typ == "card" and type(v) is int and 0 <= v < n:
             parts.append(v)
-        elif typ == "seat" and type(v) is int:  # rendered P<n>, one word
-            parts.append(canon_move(f"P{v}"))
-        elif typ in _PLAIN and (type(v) is int or (type(v) is str and v and not _SPACED(v))):
-            parts.append(canon_move(str(v)))  # one word, rendered as it is
+        elif typ in _NUMBERS and type(v) is int:  # rendered P<n> or as digits: itself
+            parts.append(v)
+        elif typ in _PLAIN and type(v) is str and v and not _SPACED(v):
+            parts.append(canon_move(v))  # one word, rendered as it is
         elif type(v) is Group:
             parts.append(("group", v.label()))
         elif type(v) is list and typ in _CARD_LISTS and all(
@@ -221,7 +265,9 @@ def _id_key(S: Any, action: Any, args: tuple) -> Any:
     return tuple(parts)
 
 
-_NAME, _CARD, _CARDS, _KEYED, _TEXT = range(5)
+_NAME, _CARD, _CARDS, _KEYED, _TEXT, _PLAIN_MODE = range(6)
+# argument types that never hold a card (so that who sees what does not matter)
+_PLAIN_TYPES = frozenset({"seat", "int", "num", "str"})
 
 
 def _mode(action: Any) -> tuple[str, str, int]:
@@ -232,5 +278,6 @@ def _mode(action: Any) -> tuple[str, str, int]:
     types = [spec[2] for spec in action.args]
     mode = _NAME if not types else _CARD if types == ["card"] else \
         _CARDS if all(t == "card" for t in types) else \
-        _KEYED if all(t in _KEYED_TYPES for t in types) else _TEXT
+        _KEYED if all(t in _KEYED_TYPES for t in types) else \
+        _PLAIN_MODE if all(t in _PLAIN_TYPES for t in types) else _TEXT
     return name, name + " ", mode
