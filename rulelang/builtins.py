@@ -156,6 +156,11 @@ def _tname(x: Any) -> str:
 
 
 def _size(xs: Any) -> int:
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return len(xs)
     return len(items_of(xs)) if not isinstance(xs, str) else len(xs)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from .builtins import items_of, key_text, nested
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION, MAX_MELDS
-from .runtime import charge, clipped_text
+from .runtime import WORK, charge, clipped_text, out_of_work
 
 
 def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
@@ -110,11 +110,12 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         the first such cards in the list's order."""
         hi = lo if hi is None else hi
         # the sizes are looped over: checked before anything (a size of -10^15 looped that far)
-        for what, v in (("the smallest size", lo), ("the largest size", hi),
-                        ("max_wild:", max_wild)):
-            if not isinstance(v, int):
-                raise RuntimeRulesError(f"sets(): {what} is {clipped_text(v, 40)}, not a "
-                                        "whole number")
+        if not (type(lo) is int and type(hi) is int and type(max_wild) is int):
+            for what, v in (("the smallest size", lo), ("the largest size", hi),
+                            ("max_wild:", max_wild)):
+                if not isinstance(v, int):
+                    raise RuntimeRulesError(f"sets(): {what} is {clipped_text(v, 40)}, not "
+                                            "a whole number")
         if lo < 1 or max_wild < 0:
             raise RuntimeRulesError(f"sets(): the smallest size is {lo} and max_wild: "
                                     f"{max_wild}; a set has at least one card, and max_wild: "
@@ -163,15 +164,29 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         enough = [g for g in ranks.values() if len(g) + most_wild >= lo]
         if len(enough) > 1:
             enough.sort(key=lambda g: order[g[0]])
+        wild_items = list(wild_choices.items())
         for group in enough:
             group_classes: list[list[int]] | None = None  # keyed when first needed
+            one_class = False
+            glen = len(group)
             for size in range(lo, hi + 1):
-                for k, wcs in wild_choices.items():
+                for k, wcs in wild_items:
                     a = size - k
-                    if a < 1 or a > len(group):
+                    if a < 1 or a > glen:
                         continue
                     if group_classes is None:
                         group_classes = classes_of(group) if key is not None else []
+                        one_class = len(group_classes) == 1
+                    if one_class:  # choices()'s one way, written out: the first a cards
+                        WORK[0] -= 1  # charge(math.comb(a, a))
+                        if WORK[0] < 0:
+                            out_of_work()
+                        nc = group[:a]
+                        for wc in wcs:
+                            out.append(nc + wc)
+                        if len(out) > MAX_MELDS * 4:
+                            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+                        continue
                     for nc in choices(group, group_classes, a):
                         for wc in wcs:
                             out.append(list(nc) + wc)
