@@ -276,10 +276,8 @@ def _combinations(xs: Any, k: int) -> list:
                                     "lists")
         charge(total * (k or 1))
     out = list(map(list, itertools.combinations(xs, k)))
-    for x in xs:  # lists inside: counted through (see nested)
-        if type(x) is list:
-            return nested(out)
-    return out
+    # lists inside: counted through (see nested)
+    return nested(out) if list in map(type, xs) else out
 
 
 def _range(a: int, b: int | None = None) -> list:
@@ -401,8 +399,6 @@ def key_text(v: Any) -> str:
     if type(v) is list:
         _items_inside(v, KEY_ITEMS, f"a value of more than {KEY_ITEMS} items inside one another")
     return repr(v)
-
-
 
 
 def nested(xs: list) -> list:
