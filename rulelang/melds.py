@@ -211,6 +211,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     places_of = {ace: [[] if rank[c] == "JK" else positions(c, ace) for c in range(len(rank))]
                  for ace in ("low", "high", "both")}
 
+    def places_table(ace: Any) -> list[list[int]]:
+        # anything but 'low' and 'high' is positions()'s 'both'
+        return (places_of.get(ace) if type(ace) is str else None) or places_of["both"]
+
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards); with
@@ -219,8 +223,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return mixed_runs(by_name(items_of(cards)), lo, ace)
         out: list[list[int]] = []
         suits: dict[Any, dict[int, int]] = {}
-        # anything but 'low' and 'high' is positions()'s 'both'
-        table = (places_of.get(ace) if type(ace) is str else None) or places_of["both"]
+        table = places_table(ace)
         for c in by_name(items_of(cards)):
             for p in table[c]:
                 suits.setdefault(suit[c], {})[p] = c
@@ -246,10 +249,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         """Every run of lo or more cards in sequence whatever their suits: one run per choice
         of a card of each rank in the sequence (two 5s make two runs through 5)."""
         at: dict[int, list[int]] = {}
+        table = places_table(ace)
         for c in cs:
-            if rank[c] != "JK":
-                for p in positions(c, ace):
-                    at.setdefault(p, []).append(c)
+            for p in table[c]:
+                at.setdefault(p, []).append(c)
         out: list[list[int]] = []
         for start in sorted(at):
             places = []
