@@ -59,6 +59,7 @@ def distinct_entries(S: Any, entries: list) -> list:
     last = None
     name = p = ""
     mode = _TEXT
+    kinds: tuple[int, ...] = ()
     for e in entries:
         action, args = e
         if action is not last:
@@ -67,6 +68,8 @@ def distinct_entries(S: Any, entries: list) -> list:
             if got is None:
                 got = action.key_mode = _mode(action)
             name, p, mode = got
+            if mode == _PLAIN_MODE:  # its types are all in _KIND: never None
+                kinds = _kinds(action)  # type: ignore[assignment]
         k = None
         if mode == _CARD:  # the commonest entry: one card (a discard, say)
             v = args[0]
@@ -100,7 +103,7 @@ def distinct_entries(S: Any, entries: list) -> list:
                 k = " ".join(parts)
         elif mode == _PLAIN_MODE:  # seats, numbers and words: their canonical words
             parts = [name]
-            for v, kind in zip(args, _kinds(action) or ()):
+            for v, kind in zip(args, kinds):
                 if type(v) is int and kind != _WORD:
                     w = (_SEAT_WORDS if kind == _SEAT_K else _NUM_WORDS).get(v)
                     if w is None:
