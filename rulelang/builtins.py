@@ -64,6 +64,7 @@ def items_of(xs: Any) -> list:
 # values that one comparison looks at in one go: anything else (a list, a text, a record) is
 # compared item by item, and that is work
 _FLAT = frozenset({int, float, bool, type(None)})
+_FLAT_TEXT = _FLAT | {str}
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)
 SHORT_TEXT = 64
 
@@ -102,6 +103,9 @@ def compared(xs: list, times: int = 1) -> None:
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
     if xs and not _FLAT.issuperset(map(type, xs)):
+        if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
+            charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
+            return
         for x in xs:  # charged one by one: the walk stops where the allowance runs out
             if type(x) not in _FLAT:
                 charge(times * deep_items(x))
@@ -153,6 +157,11 @@ def _tname(x: Any) -> str:
 
 
 def _size(xs: Any) -> int:
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return len(xs)
     return len(items_of(xs)) if not isinstance(xs, str) else len(xs)
 
 
@@ -268,10 +277,8 @@ def _combinations(xs: Any, k: int) -> list:
                                     "lists")
         charge(total * (k or 1))
     out = list(map(list, itertools.combinations(xs, k)))
-    for x in xs:  # lists inside: counted through (see nested)
-        if type(x) is list:
-            return nested(out)
-    return out
+    # lists inside: counted through (see nested)
+    return nested(out) if list in map(type, xs) else out
 
 
 def _range(a: int, b: int | None = None) -> list:
@@ -337,9 +344,14 @@ def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _distinct(xs: Any) -> list:
+    xs = items_of(xs)
+    try:  # hashable items (cards, ranks, seats): the first of each, as the loop below keeps
+        return list(dict.fromkeys(xs))
+    except TypeError:
+        pass
     out: list = []
     seen: set = set()  # hashable items are looked up at once; lists among them one by one
-    for x in items_of(xs):
+    for x in xs:
         try:
             if x in seen:
                 continue
@@ -388,8 +400,6 @@ def key_text(v: Any) -> str:
     if type(v) is list:
         _items_inside(v, KEY_ITEMS, f"a value of more than {KEY_ITEMS} items inside one another")
     return repr(v)
-
-
 
 
 def nested(xs: list) -> list:

@@ -217,11 +217,16 @@ class Choices:
                                   legal=self._pick_legal(ch.action, F, opts, ch.count))
 
 
+_INT_ONLY = frozenset({int})
+
+
 def _options(options: Any) -> tuple:
     """A choice's options, each once (the first kept), in order."""
     if type(options) is not list:
         options = list(options) if isinstance(options, tuple) else [options]
     charge(len(options))
+    if options and _INT_ONLY.issuperset(map(type, options)):  # cards: equal exactly when ==
+        return tuple(dict.fromkeys(options))
     out: list[Any] = []
     for o in options:
         if not any(o is x or (type(o) is type(x) and o == x) for x in out):

@@ -16,7 +16,7 @@ from typing import Any
 from .builtins import items_of, key_text, nested
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION, MAX_MELDS
-from .runtime import charge, clipped_text
+from .runtime import WORK, charge, clipped_text, out_of_work
 
 
 def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
@@ -55,7 +55,16 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
     # the order cards of one meld are listed in: by rank order, then suit, then id
-    place = tuple((order[c], suit[c] or "", c) for c in range(len(rank)))
+    place_of = [(order[c], suit[c] or "", c) for c in range(len(rank))]
+    # ... as one number per card, which sorts faster than the tuples it stands for
+    place = [0] * len(rank)
+    for i, c in enumerate(sorted(range(len(rank)), key=place_of.__getitem__)):
+        place[c] = i
+    # cards of one name share a number (several packs), so that a meld's key is numbers
+    name_id: list[int] = []
+    ids: dict[str, int] = {}
+    for c in range(len(rank)):
+        name_id.append(ids.setdefault(name[c], len(ids)))
     # a deck with ranks of its own (decks.py) runs in the order it lists them
     own_order = any(r not in RUN_PLACE and r not in ("A", "JK") for r in rank)
 
@@ -65,10 +74,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         seen: set[tuple] = set()
         out = []
         by_place = place.__getitem__
+        nid = name_id.__getitem__
         for o in options:
-            o = sorted(o, key=by_place)
-            key = tuple([name[c] for c in o]) if same is None else \
-                tuple(sorted([same(c) for c in o]))
+            o.sort(key=by_place)  # every option is a new list of the finder's own
+            key = tuple(map(nid, o)) if same is None else tuple(sorted(map(same, o)))
             if key not in seen:
                 seen.add(key)
                 out.append(o)
@@ -101,11 +110,12 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         the first such cards in the list's order."""
         hi = lo if hi is None else hi
         # the sizes are looped over: checked before anything (a size of -10^15 looped that far)
-        for what, v in (("the smallest size", lo), ("the largest size", hi),
-                        ("max_wild:", max_wild)):
-            if not isinstance(v, int):
-                raise RuntimeRulesError(f"sets(): {what} is {clipped_text(v, 40)}, not a "
-                                        "whole number")
+        if not (type(lo) is int and type(hi) is int and type(max_wild) is int):
+            for what, v in (("the smallest size", lo), ("the largest size", hi),
+                            ("max_wild:", max_wild)):
+                if not isinstance(v, int):
+                    raise RuntimeRulesError(f"sets(): {what} is {clipped_text(v, 40)}, not "
+                                            "a whole number")
         if lo < 1 or max_wild < 0:
             raise RuntimeRulesError(f"sets(): the smallest size is {lo} and max_wild: "
                                     f"{max_wild}; a set has at least one card, and max_wild: "
@@ -154,15 +164,29 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         enough = [g for g in ranks.values() if len(g) + most_wild >= lo]
         if len(enough) > 1:
             enough.sort(key=lambda g: order[g[0]])
+        wild_items = list(wild_choices.items())
         for group in enough:
             group_classes: list[list[int]] | None = None  # keyed when first needed
+            one_class = False
+            glen = len(group)
             for size in range(lo, hi + 1):
-                for k, wcs in wild_choices.items():
+                for k, wcs in wild_items:
                     a = size - k
-                    if a < 1 or a > len(group):
+                    if a < 1 or a > glen:
                         continue
                     if group_classes is None:
                         group_classes = classes_of(group) if key is not None else []
+                        one_class = len(group_classes) == 1
+                    if one_class:  # choices()'s one way, written out: the first a cards
+                        WORK[0] -= 1  # charge(math.comb(a, a))
+                        if WORK[0] < 0:
+                            out_of_work()
+                        nc = group[:a]
+                        for wc in wcs:
+                            out.append(nc + wc)
+                        if len(out) > MAX_MELDS * 4:
+                            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+                        continue
                     for nc in choices(group, group_classes, a):
                         for wc in wcs:
                             out.append(list(nc) + wc)
@@ -183,6 +207,14 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return [1] if ace == "low" else [14] if ace == "high" else [1, 14]
         return [RUN_PLACE[r]]
 
+    # positions(c, ace) of every card, per ace: (a joker has none)
+    places_of = {ace: [[] if rank[c] == "JK" else positions(c, ace) for c in range(len(rank))]
+                 for ace in ("low", "high", "both")}
+
+    def places_table(ace: Any) -> list[list[int]]:
+        # anything but 'low' and 'high' is positions()'s 'both'
+        return (places_of.get(ace) if type(ace) is str else None) or places_of["both"]
+
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards); with
@@ -191,10 +223,9 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return mixed_runs(by_name(items_of(cards)), lo, ace)
         out: list[list[int]] = []
         suits: dict[Any, dict[int, int]] = {}
+        table = places_table(ace)
         for c in by_name(items_of(cards)):
-            if rank[c] == "JK":
-                continue
-            for p in positions(c, ace):
+            for p in table[c]:
                 suits.setdefault(suit[c], {})[p] = c
         for s in suits:
             at = suits[s]
@@ -218,10 +249,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         """Every run of lo or more cards in sequence whatever their suits: one run per choice
         of a card of each rank in the sequence (two 5s make two runs through 5)."""
         at: dict[int, list[int]] = {}
+        table = places_table(ace)
         for c in cs:
-            if rank[c] != "JK":
-                for p in positions(c, ace):
-                    at.setdefault(p, []).append(c)
+            for p in table[c]:
+                at.setdefault(p, []).append(c)
         out: list[list[int]] = []
         for start in sorted(at):
             places = []

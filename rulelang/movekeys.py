@@ -12,6 +12,7 @@ separated by `` | ``, groups on the table by label); any other entry takes ``Sta
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .groups import Group
@@ -58,6 +59,7 @@ def distinct_entries(S: Any, entries: list) -> list:
     last = None
     name = p = ""
     mode = _TEXT
+    kinds: tuple[int, ...] = ()
     for e in entries:
         action, args = e
         if action is not last:
@@ -66,6 +68,8 @@ def distinct_entries(S: Any, entries: list) -> list:
             if got is None:
                 got = action.key_mode = _mode(action)
             name, p, mode = got
+            if mode == _PLAIN_MODE:  # its types are all in _KIND: never None
+                kinds = _kinds(action)  # type: ignore[assignment]
         k = None
         if mode == _CARD:  # the commonest entry: one card (a discard, say)
             v = args[0]
@@ -97,6 +101,24 @@ def distinct_entries(S: Any, entries: list) -> list:
                 parts.append(names[v])
             else:
                 k = " ".join(parts)
+        elif mode == _PLAIN_MODE:  # seats, numbers and words: their canonical words
+            parts = [name]
+            for v, kind in zip(args, kinds):
+                if type(v) is int and kind != _WORD:
+                    w = (_SEAT_WORDS if kind == _SEAT_K else _NUM_WORDS).get(v)
+                    if w is None:
+                        w = _int_word(v, kind == _SEAT_K)
+                elif type(v) is str and kind == _WORD:
+                    w = _WORDS.get(v)
+                    if w is None:
+                        w = _word(v)
+                    if not w:
+                        break
+                else:
+                    break
+                parts.append(w)
+            else:
+                k = " ".join(parts)
         elif mode == _KEYED:
             parts = [name]
             for v, spec in zip(args, action.args):
@@ -123,16 +145,105 @@ def drop_repeats(S: Any, entries: list) -> list:
     cards by the set of its ids, as its text lists them in canonical order."""
     seen: set[Any] = set()
     out = []
+    n = S.ncards
+    last = None
+    kinds = None
     for e in entries:
         action, args = e
         if action.distinct:
             out.append(e)
             continue
-        k = _id_key(S, action, args)
+        if action is not last:
+            last = action
+            kinds = _kinds(action)
+        k = None
+        if kinds is not None:  # cards, seats, numbers, words and lists of cards, written out
+            key: list[Any] = [action.name]
+            for v, kind in zip(args, kinds):
+                t = type(v)
+                if t is int:
+                    if not 0 <= v < n or kind > _NUMBER:
+                        break
+                    key.append(v)
+                elif t is str:
+                    w = _WORDS.get(v)
+                    if w is None:
+                        w = _word(v)
+                    if not w or kind != _WORD:
+                        break
+                    key.append(w)
+                elif t is list and kind == _LIST:
+                    for c in v:
+                        if type(c) is not int or not 0 <= c < n:
+                            break
+                    else:
+                        key.append(("cards", tuple(sorted(v))))
+                        continue
+                    break
+                else:
+                    break
+            else:
+                k = tuple(key)
+        if k is None:
+            k = _id_key(S, action, args)
         if k not in seen:
             seen.add(k)
             out.append(e)
     return out
+
+
+# argument types rendered as the value itself (``str(v)``, never as a card or a seat): a value
+# that is one word is keyed by that word in canonical form, as its text would be compared
+_PLAIN = frozenset({"int", "num", "str"})
+_NUMBERS = frozenset({"seat", "int", "num"})
+_SPACED = re.compile(r"\s").search
+
+# per action (by id, the action kept so that an id reused is told apart)
+_KINDS: dict[int, tuple[Any, tuple[int, ...] | None]] = {}
+
+
+_CARD_K, _SEAT_K, _NUMBER, _WORD, _LIST = range(5)  # an int is keyed by itself up to _NUMBER
+_KIND = {"card": _CARD_K, "seat": _SEAT_K, "int": _NUMBER, "num": _NUMBER, "str": _WORD,
+         "list[card]": _LIST}
+
+
+def _kinds(action: Any) -> tuple[int, ...] | None:
+    """How each argument of ``action`` is keyed (see ``_id_key``), or None when one is not
+    a card, a seat, a whole number, a word or a list of cards: with one pack, two entries
+    have the same text exactly when they have the same key (a card's name, P<n>, a number's
+    digits, a word as ``canon_move`` compares it, cards in canonical order)."""
+    got = _KINDS.get(id(action))
+    if got is None or got[0] is not action:
+        if len(_KINDS) > 10_000:  # games loaded one after another (a fuzzer)
+            _KINDS.clear()
+        kinds = [_KIND.get(spec[2]) for spec in action.args]
+        got = _KINDS[id(action)] = (action, None if None in kinds else tuple(kinds))
+    return got[1]
+
+
+# a word's canonical form ("" for a text that is not one word)
+_WORDS: dict[str, str] = {}
+
+
+def _word(v: str) -> str:
+    w = canon_move(v) if v and not _SPACED(v) else ""
+    if len(_WORDS) > 100_000:
+        _WORDS.clear()
+    _WORDS[v] = w
+    return w
+
+
+# a seat's (P<n>) and a whole number's canonical word
+_SEAT_WORDS: dict[int, str] = {}
+_NUM_WORDS: dict[int, str] = {}
+
+
+def _int_word(v: int, seat: bool) -> str:
+    words = _SEAT_WORDS if seat else _NUM_WORDS
+    if len(words) > 100_000:
+        words.clear()
+    w = words[v] = canon_move(f"P{v}" if seat else str(v))
+    return w
 
 
 def _id_key(S: Any, action: Any, args: tuple) -> Any:
@@ -143,6 +254,10 @@ def _id_key(S: Any, action: Any, args: tuple) -> Any:
         typ = spec[2]
         if typ == "card" and type(v) is int and 0 <= v < n:
             parts.append(v)
+        elif typ in _NUMBERS and type(v) is int:  # rendered P<n> or as digits: itself
+            parts.append(v)
+        elif typ in _PLAIN and type(v) is str and v and not _SPACED(v):
+            parts.append(canon_move(v))  # one word, rendered as it is
         elif type(v) is Group:
             parts.append(("group", v.label()))
         elif type(v) is list and typ in _CARD_LISTS and all(
@@ -153,7 +268,9 @@ def _id_key(S: Any, action: Any, args: tuple) -> Any:
     return tuple(parts)
 
 
-_NAME, _CARD, _CARDS, _KEYED, _TEXT = range(5)
+_NAME, _CARD, _CARDS, _KEYED, _TEXT, _PLAIN_MODE = range(6)
+# argument types that never hold a card (so that who sees what does not matter)
+_PLAIN_TYPES = frozenset({"seat", "int", "num", "str"})
 
 
 def _mode(action: Any) -> tuple[str, str, int]:
@@ -164,5 +281,6 @@ def _mode(action: Any) -> tuple[str, str, int]:
     types = [spec[2] for spec in action.args]
     mode = _NAME if not types else _CARD if types == ["card"] else \
         _CARDS if all(t == "card" for t in types) else \
-        _KEYED if all(t in _KEYED_TYPES for t in types) else _TEXT
+        _KEYED if all(t in _KEYED_TYPES for t in types) else \
+        _PLAIN_MODE if all(t in _PLAIN_TYPES for t in types) else _TEXT
     return name, name + " ", mode

@@ -240,3 +240,44 @@ def test_options_that_repeat_a_move_are_counted_once(tmp_path: Path) -> None:
             repeats += sum(1 for t in texts if t.startswith("keep"))
             s.apply_index(int(rng.random() * s.num_moves()))
     assert repeats
+
+
+WORDS = """\
+name: Words
+players: {{min: 2, max: 3, default: 2}}
+deck: {{ranks: [2, 3, 4, 5], suits: [S, H]{copies}}}
+zones:
+  stock: {{visibility: hidden, home: true}}
+  hand: {{per_player: true, visibility: owner}}
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 3)"]
+  settle: {{done: pass}}
+phases:
+  play:
+    actions:
+      ask:
+        args: {{p: "[q for q in players] + [me]", r: "['Q', 'q', 'a b', 'a', '', 'QS', 'qs', '7']"}}
+        do: end_round('done')
+      bid:
+        args: {{n: "[3, 3, 1, 2, 1, 0]", m: "[c.rank for c in hand[me]] + ['x']"}}
+        do: end_round('done')
+      lay:
+        args: {{m: "[[c for c in hand[me] if c.rank != r] for r in ['2', '3', '4', '5']]"}}
+        do: end_round('done')
+"""
+
+
+@pytest.mark.parametrize("copies", ["", ", copies: 2"])
+def test_moves_of_seats_numbers_and_words_are_told_apart_as_their_texts(
+        tmp_path: Path, copies: str) -> None:
+    """Entries of seats, numbers, words (in any case, with spaces, empty, a card's name) and
+    lists of cards are keyed without their texts, and are one move exactly when the texts
+    are, with one pack and with two."""
+    path = tmp_path / "w.yaml"
+    path.write_text(WORDS.format(copies=copies), encoding="utf-8")
+    game = rulelang.load(str(path))
+    for seed in range(4):
+        s = game.new_state(2, seed=seed, record=False)
+        s._compute_legal()
+        assert s.num_moves() == len(s.legal_moves()) == len(set(s.legal_moves()))
+        assert [(a.name, _plain(list(args))) for a, args in s._distinct()] == _by_text(s)
