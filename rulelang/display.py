@@ -42,6 +42,7 @@ class Shown:
     label: str
     counter: bool  # a counter (one value per seat), else a global
     format: str = "auto"
+    unset: Any = None  # a value meaning "not yet" (Spades' bid of -1, say): shown as '-'
 
 
 @dataclass
@@ -137,7 +138,7 @@ def shown_values(state: Any, view: dict[str, Any], seat: int) -> list[tuple[str,
         if e.counter:
             continue
         x = view["globals"].get(e.name)
-        if x is None or x == []:  # nothing to show yet (no value, an empty list)
+        if x is None or x == [] or (e.unset is not None and x == e.unset):  # nothing yet
             continue
         kind = e.format if e.format != "auto" else g.global_types.get(e.name, "any")
         out.append((e.label, _view_text(x, kind, seat)))
@@ -159,12 +160,14 @@ def shown_counters(game: Any) -> dict[str, str] | None:
     return {e.name: e.label for e in d.shown if e.counter}
 
 
-def counter_format(game: Any, name: str) -> str:
+def counter_format(game: Any, name: str) -> tuple[str, Any]:
+    """How a shown counter is written: its format, and its value meaning "not yet" (or
+    None)."""
     d = game.display
     for e in d.shown or () if d is not None else ():
         if e.counter and e.name == name:
-            return e.format
-    return "auto"
+            return e.format, e.unset
+    return "auto", None
 
 
 def _with_seat(state: Any, seat: int, fn: Callable[[], Any]) -> Any:

@@ -60,17 +60,22 @@ def _shown(b: Any, sec: YMap, counters: dict[str, int], globs: dict[str, int]) -
                 b.err(f"display.shown: '{name}' is neither a global nor a counter"
                       f"{did_you_mean(name, [*globs, *counters])}", span)
             continue
-        label, fmt = name, "auto"
+        label, fmt, unset = name, "auto", None
         if isinstance(spec, YMap):
             label = str(spec.get("label", name))
             fmt = str(spec.get("format", "auto"))
+            unset = spec.get("unset")
+            if isinstance(unset, (list, dict, YMap)):
+                b.err(f"display.shown: 'unset' of '{name}' must be a number, text or a flag, "
+                      "the value that means 'not yet'", spec.span_of("unset"))
+                unset = None
             if fmt not in FORMATS:
                 b.err(f"display.shown: format '{fmt}' of '{name}' is not one of "
                       f"{', '.join(FORMATS)}{did_you_mean(fmt, FORMATS)}", spec.span_of("format"))
                 fmt = "auto"
         elif spec is not None:
             label = str(spec)
-        out.append(Shown(name, label, name in counters, fmt))
+        out.append(Shown(name, label, name in counters, fmt, unset))
     return out
 
 

@@ -58,9 +58,11 @@ def status_lines(con: Console, state: Any, v: dict[str, Any], seat: int) -> None
     for name in v["counters"] if labels is None else [k for k in labels if k in v["counters"]]:
         row = v["counters"][name]
         label = name if labels is None else labels[name]
-        fmt = counter_format(g, name)
+        fmt, unset = counter_format(g, name)
 
-        def val(x: Any, fmt: str = fmt) -> str:
+        def val(x: Any, fmt: str = fmt, unset: Any = unset) -> str:
+            if unset is not None and x == unset:
+                return "-"
             return show_value(x) if fmt == "auto" else written(x, fmt, (), seat)
         if name in shared:  # one value per team, named by its seats
             _say(con, f"  {label}: " + "  ".join(

@@ -165,3 +165,10 @@ def test_without_a_display_the_screen_is_as_before(tmp_path: Path) -> None:
     text = screen(state, 0)
     assert "knocker: P1" in text and "your hand_value:" in text and "knocked:" not in text
     assert (GAMES / "thirty-one.yaml").exists()
+
+
+def test_a_value_meaning_not_yet_is_shown_as_a_dash() -> None:
+    # Spades' bid is -1 until the seat bids: `unset: -1` shows '-' instead of the sentinel
+    state = rulelang.load("spades").new_state(4, seed=1, dealer=0)
+    text = screen(state)
+    assert "bid: you=-" in text and "-1" not in text
