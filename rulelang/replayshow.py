@@ -104,10 +104,12 @@ def show_game(path: str, seat: int | None = None, index: int | None = None,
     yield (f"{game.name}: game {idx} of the log (seed {seed}), {players} players, {view}")
     yield _round_start(state)
     yield from _position(state, seat)
+    mark = 0  # the rules' log lines before the latest step (a round can end on the deal)
     for k, item in enumerate(rec["moves"], 1):
         mover, move = item
         while state.status == "round_over":
-            yield from _round_over(state, seat)
+            yield from _round_over(state, seat, mark)
+            mark = len(state.messages)
             state.next_round()
             yield _round_start(state)
             yield from _position(state, seat)
@@ -117,6 +119,7 @@ def show_game(path: str, seat: int | None = None, index: int | None = None,
             raise LoadError(f"move {k} ('{move}') is P{mover}'s, but P"
                             f"{state.current_player()} is to move", where)
         before = narrate.snapshot(state, seat)
+        mark = len(state.messages)
         try:
             state.apply(str(move))
         except RuntimeRulesError:
@@ -127,7 +130,7 @@ def show_game(path: str, seat: int | None = None, index: int | None = None,
         yield from _moves(state, seat, k, mover, str(move), before)
         yield from _position(state, seat)
     if state.status in ("round_over", "game_over"):
-        yield from _round_over(state, seat)
+        yield from _round_over(state, seat, mark)
     if isinstance(rec["outcome"], dict) and rec["outcome"].get("cut_short"):
         yield (f"the game was cut short: {state.round} rounds played, the most the run "
                "allowed (simulate --max-rounds)")
@@ -264,9 +267,13 @@ def _round_start(state: Any) -> str:
     return f"round {state.round}{dealt}"
 
 
-def _round_over(state: Any, seat: int | None) -> Iterator[str]:
+def _round_over(state: Any, seat: int | None, mark: int) -> Iterator[str]:
+    """How a round ended: its ending, the rules' own lines (``log``) written by the move that
+    ended it, the counters' changes, who is out, and at the game's end the winner."""
     g = state.game
     yield f"round {state.round} over: {state.ended_by or 'ended'}"
+    for text in state.messages[min(mark, len(state.messages)):]:
+        yield f"  {text}"
     if state.round_results:
         delta = state.round_results[-1][3]
         for ci, (name, _) in enumerate(g.counters):

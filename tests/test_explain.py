@@ -87,6 +87,8 @@ def test_replay_show_from_a_seat_and_from_all(tmp_path: Path) -> None:
     assert every.returncode == 0 and mine.returncode == 0, output(every) + output(mine)
     assert "every card shown" in every.stdout and "as P0 sees it" in mine.stdout
     assert "move 1: " in mine.stdout and "game over: winner " in mine.stdout
+    # each round's end says why, in the rules' own lines (log)
+    assert "knocked; lowest: " in mine.stdout or "blitz by " in mine.stdout
     # every card of the others' hands is named without a seat, and none of them with seat 0
     others = _hand_lines(every.stdout, "P1") + _hand_lines(every.stdout, "P2")
     assert others and all("face down" not in line for line in others)
