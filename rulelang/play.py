@@ -399,7 +399,7 @@ def _showdown(con: Console, state: Any, seat: int) -> None:
     ev = g.functions.get(g.hand_evaluator) if g.hand_evaluator else None
     hands, base = (state.view(seat)["zones"][hz.name], hz.first_id) if hz else ([], 0)
     for p, cards in enumerate(hands):
-        if not cards and not state.active[p]:  # out of the game: no hand to show
+        if not cards:  # played out, gone out or out of the game: nothing to show
             continue
         val = ""
         said = hand_said(state, p, base + p) if cards and "?" not in cards else ""
