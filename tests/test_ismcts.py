@@ -18,7 +18,8 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 
 
 @pytest.mark.parametrize("spec, want", [
-    ("ismcts", {"iterations": 1000, "ms": None, "rollout": "random"}),
+    ("ismcts", {"iterations": 1000, "ms": None, "rollout": "greedy", "opponents": "policy"}),
+    ("ismcts:50:random:tree", {"iterations": 50, "rollout": "random", "opponents": "tree"}),
     ("ismcts:250", {"iterations": 250, "ms": None}),
     ("ismcts:200ms", {"iterations": None, "ms": 200}),
     ("ismcts:50:greedy", {"iterations": 50, "rollout": "greedy"}),
