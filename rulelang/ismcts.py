@@ -4,9 +4,20 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012). Each iteration s
 from the bot's own view (``State.determinize``: the cards it cannot see dealt again among their
 places), walks the one tree of the search in that world — choosing among the moves legal
 *there* by UCB1 with availability counts — adds one node, plays the world on to the end of the
-round by the rollout policy, and credits every move on the path with the result for the seat
+round by the playout policy, and credits every move on the path with the result for the seat
 that made it. The move most visited at the root is played. Moves are told apart by their
-texts, so a move means the same thing in every sampled world; the rollouts go by index.
+texts, so a move means the same thing in every sampled world; the playouts go by index.
+
+Whose moves the tree holds: by default only the searching seat's. The other seats play by the
+playout policy wherever they move, in the tree's part of an iteration too (``:tree``: their
+moves are searched by UCB1 as well, the textbook form). Searched, an opponent's reply is
+explored at random until its node has been visited many times, so a search of a few hundred
+iterations met a random opponent (it ended rounds early with a poor hand, as if the others
+could not answer); played by the greedy policy, the opponent answers as a player who wants
+its heuristic up, and the search improves on that policy (a rollout algorithm, Tesauro and
+Galperin 1996). The playouts are greedy by default (``:random``): each step plays the move best
+for its mover by the rules file's ``heuristic``, one step ahead in the sampled world, judged
+among at most ``GREEDY_CANDIDATES`` moves, for at most ``GREEDY_DEPTH`` decisions.
 
 What a playout is worth to a seat: its share of the win when the match ended in it, else its
 place among the seats still in play by how much the rules file's ``heuristic`` rose for it
@@ -17,7 +28,7 @@ says what the moves did, not where the match already stood.
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
 reproducible), and always a budget of work (``limits.ISMCTS_WORK``, ``--bot-work``) that
-bounds what a hostile rules file can make one decision cost. A playout stops after
+bounds what a hostile rules file can make one decision cost. A random playout stops after
 ``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic's places):
 a round of a shedding game between random players can last ~600 decisions, and a search
 plays a thousand of them.
