@@ -207,6 +207,9 @@ class ISMCTSAgent:
             best_m, best_v = moves[0], -1.0
             for m in moves:
                 e = kids[m]
+                if not e.visits:  # added by an iteration whose sample failed: try it first
+                    best_m = m
+                    break
                 v = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
                 if v > best_v:
                     best_m, best_v = m, v

@@ -104,3 +104,23 @@ def test_every_game_ismcts_and_greedy_play_by_the_view_alone(name: str) -> None:
             bot = make()
             got.append((bot.choose_index(s, p), getattr(bot, "last_visits", None)))
         assert got[0] == got[1], name
+
+
+def test_a_failed_sample_leaves_no_node_that_breaks_the_search() -> None:
+    # an iteration whose sample raises a rules error after adding a node leaves that node
+    # unvisited; a later iteration that reaches it tries it (it divided by zero: Go Fish)
+    from rulelang.errors import RuntimeRulesError
+    s = position([["AS", "KS", "5H"], ["7C", "7D", "2S"]], seed=1)
+    bot = ISMCTSAgent(4, iterations=30)
+    calls = [0]
+    real = bot._play_out
+
+    def flaky(world: object, h: object) -> None:
+        calls[0] += 1
+        if calls[0] <= 3:
+            raise RuntimeRulesError("this sample cannot be played on")
+        real(world, h)
+
+    bot._play_out = flaky  # type: ignore[method-assign]
+    assert 0 <= bot.choose_index(s, 0) < s.num_moves()
+    assert sum(bot.last_visits.values()) == 27
