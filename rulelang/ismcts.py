@@ -120,6 +120,7 @@ class ISMCTSAgent:
         self.last_iterations = 0  # how many the last decision ran (for tools and tests)
         self._left = self.budget
         self.last_visits: dict[str, int] = {}
+        self.last_values: dict[str, float] = {}  # the root's mean result by move (tools)
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -170,7 +171,7 @@ class ISMCTSAgent:
         self.last_iterations = done
         # the root's visits by move: the whole search in one figure (tests, tools)
         self.last_visits = {m: e.visits for m, e in root.child.items()}
-        self.last_values = {m: round(e.total / max(1, e.visits), 3) for m, e in root.child.items()}
+        self.last_values = {m: e.total / e.visits for m, e in root.child.items() if e.visits}
         best = max(range(n), key=lambda i: (root.child[root_moves[i]].visits
                                             if root_moves[i] in root.child else -1,
                                             -i))
@@ -183,12 +184,17 @@ class ISMCTSAgent:
         that chose it."""
         path: list[tuple[_Edge, int]] = []
         policy = self.opponents == "policy"
+        others = 0  # the other seats' moves since the seat's last: a playout's, bounded alike
         while world.status == "play":
             self._check(world)
             actor = world.current_player()
             if policy and actor != seat:
+                if others >= ROLLOUT_DEPTH:  # the seat may not move again this round
+                    return path
+                others += 1
                 self._policy_step(world, h)
                 continue
+            others = 0
             moves = world.legal_moves()
             kids = node.child
             untried = [m for m in moves if m not in kids]
