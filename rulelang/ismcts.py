@@ -4,9 +4,20 @@ Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012). Each iteration s
 from the bot's own view (``State.determinize``: the cards it cannot see dealt again among their
 places), walks the one tree of the search in that world — choosing among the moves legal
 *there* by UCB1 with availability counts — adds one node, plays the world on to the end of the
-round by the rollout policy, and credits every move on the path with the result for the seat
+round by the playout policy, and credits every move on the path with the result for the seat
 that made it. The move most visited at the root is played. Moves are told apart by their
-texts, so a move means the same thing in every sampled world; the rollouts go by index.
+texts, so a move means the same thing in every sampled world; the playouts go by index.
+
+Whose moves the tree holds: by default only the searching seat's. The other seats play by the
+playout policy wherever they move, in the tree's part of an iteration too (``:tree``: their
+moves are searched by UCB1 as well, the textbook form). Searched, an opponent's reply is
+explored at random until its node has been visited many times, so a search of a few hundred
+iterations met a random opponent (it ended rounds early with a poor hand, as if the others
+could not answer); played by the greedy policy, the opponent answers as a player who wants
+its heuristic up, and the search improves on that policy (a rollout algorithm, Tesauro and
+Galperin 1996). The playouts are greedy by default (``:random``): each step plays the move best
+for its mover by the rules file's ``heuristic``, one step ahead in the sampled world, judged
+among at most ``GREEDY_CANDIDATES`` moves, for at most ``GREEDY_DEPTH`` decisions.
 
 What a playout is worth to a seat: its share of the win when the match ended in it, else its
 place among the seats still in play by how much the rules file's ``heuristic`` rose for it
@@ -17,7 +28,7 @@ says what the moves did, not where the match already stood.
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
 reproducible), and always a budget of work (``limits.ISMCTS_WORK``, ``--bot-work``) that
-bounds what a hostile rules file can make one decision cost. A playout stops after
+bounds what a hostile rules file can make one decision cost. A random playout stops after
 ``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic's places):
 a round of a shedding game between random players can last ~600 decisions, and a search
 plays a thousand of them.
@@ -40,20 +51,25 @@ MAX_MS = 600_000
 ROLLOUT_DEPTH = ISMCTS_PLAYOUT  # decisions a playout may take before it is judged as it is
 UCT_C = 0.7  # exploration constant for rewards in [0, 1]
 POLICIES = ("random", "greedy")
+GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few steps)
+GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_index)
 
 
 def parse_spec(spec: str) -> dict[str, Any]:
     """``ismcts``, ``ismcts:1000`` (iterations), ``ismcts:200ms`` (CPU milliseconds per
-    decision), each optionally followed by ``:greedy`` or ``:random`` (the rollout policy)
-    and ``:c=1.2`` (the UCB constant): the agent's settings, or a usage error."""
+    decision), each optionally followed by ``:greedy`` or ``:random`` (the playout policy),
+    ``:tree`` (the other seats' moves searched too, not played by the policy) and ``:c=1.2``
+    (the UCB constant): the agent's settings, or a usage error."""
     parts = spec.strip().lower().split(":")
     if parts[0] != "ismcts":
         raise UsageError(f"not an ismcts agent: '{spec}'")
-    out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "random",
-                           "c": UCT_C}
+    out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "greedy",
+                           "c": UCT_C, "opponents": "policy"}
     for p in parts[1:]:
         if p in POLICIES:
             out["rollout"] = p
+        elif p == "tree":
+            out["opponents"] = "tree"
         elif p.startswith("c="):
             try:
                 c = float(p[2:])
@@ -70,7 +86,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
             raise UsageError(
                 f"ismcts: '{p}' is not a budget or a setting; write ismcts:ITERATIONS "
                 f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
-                f":random or :greedy (the playouts) and :c=NUMBER (exploration)")
+                f":greedy or :random (the playouts), :tree (search the other seats' moves "
+                f"too) and :c=NUMBER (exploration)")
     return out
 
 
@@ -91,9 +108,10 @@ class ISMCTSAgent:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
-                 ms: int | None = None, rollout: str = "random", c: float = UCT_C,
-                 budget: int | None = None) -> None:
+                 ms: int | None = None, rollout: str = "greedy", c: float = UCT_C,
+                 budget: int | None = None, opponents: str = "policy") -> None:
         self.rng = random.Random(seed)
+        self.opponents = opponents
         self.iterations = iterations
         self.ms = ms
         self.rollout = rollout
@@ -102,6 +120,7 @@ class ISMCTSAgent:
         self.last_iterations = 0  # how many the last decision ran (for tools and tests)
         self._left = self.budget
         self.last_visits: dict[str, int] = {}
+        self.last_values: dict[str, float] = {}  # the root's mean result by move (tools)
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -136,7 +155,7 @@ class ISMCTSAgent:
                 # would rank last after every playout, whatever it chose)
                 start = ({p: self._judge(world, h, world, p) for p in range(world.n)
                           if world.active[p]} if h is not None else {})
-                path = self._descend(world, root)
+                path = self._descend(world, root, seat, h)
                 self._play_out(world, h)
                 value = self._values(world, h, start)
             except OutOfWork:
@@ -152,6 +171,7 @@ class ISMCTSAgent:
         self.last_iterations = done
         # the root's visits by move: the whole search in one figure (tests, tools)
         self.last_visits = {m: e.visits for m, e in root.child.items()}
+        self.last_values = {m: e.total / e.visits for m, e in root.child.items() if e.visits}
         best = max(range(n), key=lambda i: (root.child[root_moves[i]].visits
                                             if root_moves[i] in root.child else -1,
                                             -i))
@@ -159,13 +179,22 @@ class ISMCTSAgent:
             return int(self.rng.random() * n)
         return best
 
-    def _descend(self, world: Any, node: _Edge) -> list[tuple[_Edge, int]]:
+    def _descend(self, world: Any, node: _Edge, seat: int, h: Any) -> list[tuple[_Edge, int]]:
         """Selection and expansion in one sampled world: the edges taken, each with the seat
         that chose it."""
         path: list[tuple[_Edge, int]] = []
+        policy = self.opponents == "policy"
+        others = 0  # the other seats' moves since the seat's last: a playout's, bounded alike
         while world.status == "play":
             self._check(world)
             actor = world.current_player()
+            if policy and actor != seat:
+                if others >= ROLLOUT_DEPTH:  # the seat may not move again this round
+                    return path
+                others += 1
+                self._policy_step(world, h)
+                continue
+            others = 0
             moves = world.legal_moves()
             kids = node.child
             untried = [m for m in moves if m not in kids]
@@ -184,6 +213,9 @@ class ISMCTSAgent:
             best_m, best_v = moves[0], -1.0
             for m in moves:
                 e = kids[m]
+                if not e.visits:  # added by an iteration whose sample failed: try it first
+                    best_m = m
+                    break
                 v = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
                 if v > best_v:
                     best_m, best_v = m, v
@@ -194,25 +226,34 @@ class ISMCTSAgent:
         return path
 
     def _play_out(self, world: Any, h: Any) -> None:
-        rng = self.rng
-        greedy = self.rollout == "greedy" and h is not None
-        for _ in range(ROLLOUT_DEPTH):
+        depth = GREEDY_DEPTH if self.rollout == "greedy" and h is not None else ROLLOUT_DEPTH
+        for _ in range(depth):
             if world.status != "play":
                 return
             self._check(world)
-            k = world.num_moves()
-            if greedy and k > 1:
-                world.apply_index(self._greedy_index(world, k, h))
-            else:
-                world.apply_index(int(rng.random() * k))
+            self._policy_step(world, h)
+
+    def _policy_step(self, world: Any, h: Any) -> None:
+        k = world.num_moves()
+        if self.rollout == "greedy" and h is not None and k > 1:
+            world.apply_index(self._greedy_index(world, k, h))
+        else:
+            world.apply_index(int(self.rng.random() * k))
 
     def _greedy_index(self, world: Any, k: int, h: Any) -> int:
         """The move best for its mover by the heuristic, one step ahead in this world (which
-        is already a sample: nothing in it is hidden from the search)."""
+        is already a sample: nothing in it is hidden from the search), among at most
+        ``GREEDY_CANDIDATES`` moves drawn at random when there are more: a playout step then
+        costs a few steps, not one per legal move (13 in a trick game's first trick)."""
         actor = world.current_player()
+        rng = self.rng
+        if k > GREEDY_CANDIDATES:
+            picks = sorted(set(int(rng.random() * k) for _ in range(GREEDY_CANDIDATES)))
+        else:
+            picks = list(range(k))
         best: list[int] = []
         best_v = -math.inf
-        for i in range(k):
+        for i in picks:
             s = world.clone(share_rng=True)
             s.apply_index(i)
             world.work_done = s.work_done  # the look-ahead's work is the playout's
