@@ -265,7 +265,20 @@ def grouped(xs: list, keys: list) -> list:
         return list(groups.values())
 
 
+# how many combinations of k items a list of n has, for lists of the size of a hand
+_COMB = [[math.comb(n, k) for k in range(n + 1)] for n in range(33)]
+
+
 def _combinations(xs: Any, k: int) -> list:
+    if type(xs) is list and type(k) is int and 0 <= k <= len(xs) <= 32 \
+            and list not in map(type, xs):
+        # a hand's cards (no lists inside): the walk and the lists made charged in one go
+        total = _COMB[len(xs)][k]
+        if total <= MAX_COLLECTION:
+            WORK[0] -= len(xs) + total * (k or 1)
+            if WORK[0] < 0:
+                out_of_work()
+            return list(map(list, itertools.combinations(xs, k)))
     xs = items_of(xs)
     if not isinstance(k, int) or k < 0:
         raise RuntimeRulesError("combinations() needs a size of 0 or more")
