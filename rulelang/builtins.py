@@ -65,6 +65,7 @@ def items_of(xs: Any) -> list:
 # compared item by item, and that is work
 _FLAT = frozenset({int, float, bool, type(None)})
 _FLAT_TEXT = _FLAT | {str}
+_NUM = frozenset({int, float})
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)
 SHORT_TEXT = 64
 
@@ -171,6 +172,8 @@ def _empty(name: str) -> RuntimeRulesError:
 
 def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
     def f(*args: Any, key: Callable[[Any], Any] | None = None, default: Any = ...) -> Any:
+        if len(args) == 2 and key is None and type(args[0]) in _NUM and type(args[1]) in _NUM:
+            return pick(args)  # two numbers (the common case): nothing to charge
         if len(args) == 2 and callable(args[1]) and key is None:
             args, key = (args[0],), args[1]
         if len(args) == 1:
