@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .display import plain_text, seat_name
 from .errors import RuntimeRulesError
-from .limits import KEY_ITEMS, MAX_COLLECTION
+from .limits import MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
+from .walks import key_text as key_text
+from .walks import leaves as leaves
+from .walks import nested
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ def items_of(xs: Any) -> list:
 # compared item by item, and that is work
 _FLAT = frozenset({int, float, bool, type(None)})
 _FLAT_TEXT = _FLAT | {str}
+_NUM = frozenset({int, float})
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)
 SHORT_TEXT = 64
 
@@ -171,6 +175,8 @@ def _empty(name: str) -> RuntimeRulesError:
 
 def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
     def f(*args: Any, key: Callable[[Any], Any] | None = None, default: Any = ...) -> Any:
+        if len(args) == 2 and key is None and type(args[0]) in _NUM and type(args[1]) in _NUM:
+            return pick(args)  # two numbers (the common case): nothing to charge
         if len(args) == 2 and callable(args[1]) and key is None:
             args, key = (args[0],), args[1]
         if len(args) == 1:
@@ -265,7 +271,20 @@ def grouped(xs: list, keys: list) -> list:
         return list(groups.values())
 
 
+# how many combinations of k items a list of n has, for lists of the size of a hand
+_COMB = [[math.comb(n, k) for k in range(n + 1)] for n in range(33)]
+
+
 def _combinations(xs: Any, k: int) -> list:
+    if type(xs) is list and type(k) is int and 0 <= k <= len(xs) <= 32 \
+            and list not in map(type, xs):
+        # a hand's cards (no lists inside): the walk and the lists made charged in one go
+        total = _COMB[len(xs)][k]
+        if total <= MAX_COLLECTION:
+            WORK[0] -= len(xs) + total * (k or 1)
+            if WORK[0] < 0:
+                out_of_work()
+            return list(map(list, itertools.combinations(xs, k)))
     xs = items_of(xs)
     if not isinstance(k, int) or k < 0:
         raise RuntimeRulesError("combinations() needs a size of 0 or more")
@@ -361,55 +380,6 @@ def _distinct(xs: Any) -> list:
                 continue
         out.append(x)
     return out
-
-
-def _items_inside(xs: list, limit: int, message: str) -> int:
-    """How many items ``xs`` holds, counting through the lists inside it; more than ``limit``
-    is the error ``message``. Lists can share lists (``x = [x, x]`` sixty times is sixty small
-    lists but 2^60 items), so the count stops at the limit."""
-    n = len(xs)
-    inner = [x for x in xs if type(x) is list]
-    while inner:
-        x = inner.pop()
-        n += len(x)
-        if n > limit:
-            raise RuntimeRulesError(message)
-        inner.extend([y for y in x if type(y) is list])
-    return n
-
-
-def leaves(v: Any, limit: int) -> Iterator[Any]:
-    """The items of ``v`` and of the lists inside it, down to what is not a list; a value with
-    more than ``limit`` of them is an error. Lists can share lists (``a = [a, a]`` in a loop
-    makes 2^60 items out of 60 lists), so a walk of one must be bounded."""
-    stack = [v]
-    n = 0
-    while stack:
-        x = stack.pop()
-        if type(x) is list:
-            n += len(x)
-            if n > limit:
-                raise RuntimeRulesError(f"a value of more than {limit} items inside one another")
-            stack.extend(x)
-        else:
-            yield x
-
-
-def key_text(v: Any) -> str:
-    """The text of a ``key:`` value that cards are compared by (bounded, see ``leaves``)."""
-    if type(v) is list:
-        _items_inside(v, KEY_ITEMS, f"a value of more than {KEY_ITEMS} items inside one another")
-    return repr(v)
-
-
-def nested(xs: list) -> list:
-    """``xs``, a list just made of other values, unless it holds more than MAX_COLLECTION items
-    counted through the lists inside it. Lists can share lists: ``x = [x, x]`` sixty times is
-    sixty small lists but 2^60 items, which ``==`` or ``distinct`` would walk for ever; with
-    every list made this way bounded, every walk is. The count is charged as work."""
-    charge(_items_inside(xs, MAX_COLLECTION, f"a list of more than {MAX_COLLECTION} items, "
-                                             "counting the items of the lists inside it"))
-    return xs
 
 
 def charged(xs: Any) -> Any:

@@ -132,6 +132,11 @@ class Calls:
             # a comprehension gives a list and has paid for its loop: no checks needed
             pick = sum if b.name == "sum" else EXTREME_OF[b.name]
             return self.gen(f"{self.k(pick)}({{0}})", *argfs), ret
+        if (b.name in ("max", "min") and len(argfs) > 1 and not kwfs
+                and all(t in ("int", "num") for t in types)):
+            # numbers only: nothing to charge (compared() charges lists and texts), and
+            # Python's own max/min pick the same one (the first of equals)
+            return self._call_src(self.k(min if b.name == "min" else max), argfs, {}), ret
         if b.name == "text":  # each argument written by its type (display.Writer)
             impl = Writer([f"global:{a.id}" if t == "any" and isinstance(a, N.Name)
                            and a.id in self.sym.globals and a.id not in sc.slots else t

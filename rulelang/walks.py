@@ -1,0 +1,64 @@
+"""Bounded walks of lists inside lists: values the rules make can share lists (``x = [x, x]``
+sixty times is sixty small lists but 2^60 items), so every walk through them stops at a limit.
+
+``nested`` bounds (and charges) each list made of other values; ``key_text`` and ``leaves``
+walk a value whose size is bounded by the caller's limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .errors import RuntimeRulesError
+from .limits import KEY_ITEMS, MAX_COLLECTION
+from .runtime import charge
+
+
+def _items_inside(xs: list, limit: int, message: str) -> int:
+    """How many items ``xs`` holds, counting through the lists inside it; more than ``limit``
+    is the error ``message``. Lists can share lists (``x = [x, x]`` sixty times is sixty small
+    lists but 2^60 items), so the count stops at the limit."""
+    n = len(xs)
+    inner = [x for x in xs if type(x) is list]
+    while inner:
+        x = inner.pop()
+        n += len(x)
+        if n > limit:
+            raise RuntimeRulesError(message)
+        inner.extend([y for y in x if type(y) is list])
+    return n
+
+
+def leaves(v: Any, limit: int) -> Iterator[Any]:
+    """The items of ``v`` and of the lists inside it, down to what is not a list; a value with
+    more than ``limit`` of them is an error. Lists can share lists (``a = [a, a]`` in a loop
+    makes 2^60 items out of 60 lists), so a walk of one must be bounded."""
+    stack = [v]
+    n = 0
+    while stack:
+        x = stack.pop()
+        if type(x) is list:
+            n += len(x)
+            if n > limit:
+                raise RuntimeRulesError(f"a value of more than {limit} items inside one another")
+            stack.extend(x)
+        else:
+            yield x
+
+
+def key_text(v: Any) -> str:
+    """The text of a ``key:`` value that cards are compared by (bounded, see ``leaves``)."""
+    if type(v) is list:
+        _items_inside(v, KEY_ITEMS, f"a value of more than {KEY_ITEMS} items inside one another")
+    return repr(v)
+
+
+def nested(xs: list) -> list:
+    """``xs``, a list just made of other values, unless it holds more than MAX_COLLECTION items
+    counted through the lists inside it. Lists can share lists: ``x = [x, x]`` sixty times is
+    sixty small lists but 2^60 items, which ``==`` or ``distinct`` would walk for ever; with
+    every list made this way bounded, every walk is. The count is charged as work."""
+    charge(_items_inside(xs, MAX_COLLECTION, f"a list of more than {MAX_COLLECTION} items, "
+                                             "counting the items of the lists inside it"))
+    return xs
