@@ -88,6 +88,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         # zones that hold groups (melds): container zone id -> the zone ids of its groups,
         # which are created at run time after the static zones
         self.groups: dict[int, list[int]] = {}
+        self._gcache: dict = {}  # the groups last listed (Table.group_list)
         self.active = [True] * players
         # the seats still in play, in order: rules read it at every step, so it is kept (and
         # replaced, never changed in place, when a seat is eliminated)

@@ -60,6 +60,7 @@ def distinct_entries(S: Any, entries: list) -> list:
     name = p = ""
     mode = _TEXT
     kinds: tuple[int, ...] = ()
+    known: dict[tuple, Any] = {}
     for e in entries:
         action, args = e
         if action is not last:
@@ -70,6 +71,7 @@ def distinct_entries(S: Any, entries: list) -> list:
             name, p, mode = got
             if mode == _PLAIN_MODE:  # its types are all in _KIND: never None
                 kinds = _kinds(action)  # type: ignore[assignment]
+                known = _known(action, S.ncards, _KNOWN_TEXT)
         k = None
         if mode == _CARD:  # the commonest entry: one card (a discard, say)
             v = args[0]
@@ -102,6 +104,15 @@ def distinct_entries(S: Any, entries: list) -> list:
             else:
                 k = " ".join(parts)
         elif mode == _PLAIN_MODE:  # seats, numbers and words: their canonical words
+            # (of whole numbers and texts, exactly, the key made before: see drop_repeats)
+            plain = _INT_STR.issuperset(map(type, args))
+            if plain:
+                k = known.get(args)
+                if k is not None:
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(e)
+                    continue
             parts = [name]
             for v, kind in zip(args, kinds):
                 if type(v) is int and kind != _WORD:
@@ -119,6 +130,10 @@ def distinct_entries(S: Any, entries: list) -> list:
                 parts.append(w)
             else:
                 k = " ".join(parts)
+                if plain:
+                    if len(known) > 4096:  # a game with very many different arguments
+                        known.clear()
+                    known[args] = k
         elif mode == _KEYED:
             parts = [name]
             for v, spec in zip(args, action.args):
@@ -148,6 +163,7 @@ def drop_repeats(S: Any, entries: list) -> list:
     n = S.ncards
     last = None
     kinds = None
+    known: dict[tuple, tuple] | None = None
     for e in entries:
         action, args = e
         if action.distinct:
@@ -156,6 +172,16 @@ def drop_repeats(S: Any, entries: list) -> list:
         if action is not last:
             last = action
             kinds = _kinds(action)
+            known = _known(action, n) if kinds is not None and _LIST not in kinds else None
+        # arguments that are whole numbers and texts (exactly: 1.0 and True are equal to 1 as
+        # keys of a dict, not as moves): the key made before
+        if known is not None and _INT_STR.issuperset(map(type, args)):
+            k = known.get(args)
+            if k is not None:
+                if k not in seen:
+                    seen.add(k)
+                    out.append(e)
+                continue
         k = None
         if kinds is not None:  # cards, seats, numbers, words and lists of cards, written out
             key: list[Any] = [action.name]
@@ -184,6 +210,10 @@ def drop_repeats(S: Any, entries: list) -> list:
                     break
             else:
                 k = tuple(key)
+                if known is not None:
+                    if len(known) > 4096:  # a game with very many different arguments
+                        known.clear()
+                    known[args] = k
         if k is None:
             k = _id_key(S, action, args)
         if k not in seen:
@@ -219,6 +249,26 @@ def _kinds(action: Any) -> tuple[int, ...] | None:
         kinds = [_KIND.get(spec[2]) for spec in action.args]
         got = _KINDS[id(action)] = (action, None if None in kinds else tuple(kinds))
     return got[1]
+
+
+# per action (by id, the action kept) and pack size: the keys of the argument tuples seen so
+# far, for actions whose arguments are all cards, seats, numbers and words (hashable, and keyed
+# from the values alone: the same arguments always have the same key)
+_KNOWN: dict[int, tuple[Any, int, dict[tuple, tuple]]] = {}
+_INT_STR = frozenset({int, str})
+
+
+# the same for distinct_entries' texts of seats, numbers and words (several packs)
+_KNOWN_TEXT: dict[int, tuple[Any, int, dict[tuple, Any]]] = {}
+
+
+def _known(action: Any, n: int, table: dict = _KNOWN) -> dict[tuple, Any]:
+    got = table.get(id(action))
+    if got is None or got[0] is not action or got[1] != n:
+        if len(table) > 10_000:  # games loaded one after another (a fuzzer)
+            table.clear()
+        got = table[id(action)] = (action, n, {})
+    return got[2]
 
 
 # a word's canonical form ("" for a text that is not one word)

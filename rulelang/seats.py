@@ -76,6 +76,14 @@ class Seats(Teams):
 
     def seats_from(self, s: int) -> list[int]:
         d = self.direction
+        if type(s) is int and 0 <= s < self.n:  # from ``seated`` (in order), by bisection
+            seated = self.seated
+            if d == 1:
+                i = bisect_left(seated, s)
+                return seated[i:] + seated[:i]
+            if d == -1:
+                i = bisect_right(seated, s)
+                return seated[:i][::-1] + seated[i:][::-1]
         out = []
         for i in range(self.n):
             p = (s + d * i) % self.n

@@ -59,6 +59,9 @@ class Table(Tricks):
     zowner: list[int]
     znames: list[str]
     groups: dict[int, list[int]]
+    # container zone -> (its group zones, the groups made from them, their charge): see
+    # group_list. Shared by clones, as a cache checked against each state's own cards
+    _gcache: dict[int, tuple[list[int], list[Group], int]]
     dealer: int
     rng: Any
     record: bool
@@ -175,12 +178,26 @@ class Table(Tricks):
             self.placed(cards, zid)
 
     def group_list(self, container: int) -> list[Group]:
+        zs = self.groups.get(container)
+        if not zs:
+            return []
+        zones = self.zones
+        # the groups made last time, kept while their zones and cards are the same (compared
+        # by value, so no effect that moves cards needs to tell): groups are never changed in
+        # place, so the same objects serve again, in a new list
+        got = self._gcache.get(container)
+        if got is not None and got[0] == zs and got[1] == [zones[z] for z in zs]:
+            charge(got[2])  # each group is a copy of its cards: charged as a list made
+            return got[1][:]
         owner = self.zowner[container]
         name = self.znames[container]
-        zs = self.groups.get(container, ())
-        if zs:  # each group is a copy of its cards: charged as a list made
-            charge(len(zs) + sum([len(self.zones[z]) for z in zs]))
-        return [Group(self.zones[z], z, owner, i + 1, name) for i, z in enumerate(zs)]
+        gs = [Group(zones[z], z, owner, i + 1, name) for i, z in enumerate(zs)]
+        w = len(zs) + sum([len(g) for g in gs])
+        charge(w)
+        if len(self._gcache) > 64:  # a clone shares the dict: kept small whatever happens
+            self._gcache.clear()
+        self._gcache[container] = (zs[:], gs, w)
+        return gs[:]
 
     def fx_meld(self, cards: Any, container: int) -> None:
         """Lay ``cards`` on the table as a new group of the container zone."""

@@ -281,3 +281,20 @@ def test_moves_of_seats_numbers_and_words_are_told_apart_as_their_texts(
         s._compute_legal()
         assert s.num_moves() == len(s.legal_moves()) == len(set(s.legal_moves()))
         assert [(a.name, _plain(list(args))) for a, args in s._distinct()] == _by_text(s)
+
+
+def test_keys_remembered_by_arguments_never_join_equal_numbers_of_other_types() -> None:
+    """``drop_repeats`` remembers the key of the arguments of numbers and words it made; 1.0
+    and True are equal to 1 as dict keys, so they must not take 1's key (the same entries are
+    kept the first time and when the keys come from memory)."""
+    from types import SimpleNamespace
+
+    from rulelang.movekeys import drop_repeats
+
+    action = SimpleNamespace(name="bid", distinct=False, args=[("n", None, "int", 0)])
+    state = SimpleNamespace(ncards=52, move_key=lambda a, args: f"{a.name} {args[0]!r}")
+    entries = [(action, (v,)) for v in (1, 1.0, True, 1, 2, 2.0, 2)]
+    first = drop_repeats(state, entries)
+    assert [args for _a, args in first] == [(1,), (1.0,), (True,), (2,), (2.0,)]
+    assert [args for _a, args in drop_repeats(state, entries)] == \
+        [args for _a, args in first]
