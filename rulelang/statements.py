@@ -87,7 +87,12 @@ class Statements:
             self._block(n.body, sc, out, ind + 1, spans)
             out.append(f"{pad}    _i = {here}")
         elif isinstance(n, N.ExprStmt):
-            out.append(pad + self._src(self._expr_stmt(n, sc)))
+            line = self._src(self._expr_stmt(n, sc))
+            if n.call.func == "log" and n.call.func not in self.sym.functions:
+                # a log line's text (a rules function naming a hand, say) is only worked out
+                # when the game keeps its messages: simulate and search never read them
+                line = f"if S.record: {line}"
+            out.append(pad + line)
         else:
             out.append(pad + "pass")
 
