@@ -181,6 +181,26 @@ def _spread(c: Counter) -> dict[str, Any]:
             "median": median_of(c), "p10": percentile_of(c, 10), "p90": percentile_of(c, 90)}
 
 
+def seat_wins(wins: list[float], teams: list[int] | None) -> list[float]:
+    """Each seat's own wins from its share of them: in a game of teams a team's win is shared
+    among its seats (``wins``), yet each of them won it, so an agent holding a team's seats
+    wins as often as the team."""
+    if not teams:
+        return wins
+    return [w * teams.count(teams[p]) for p, w in enumerate(wins)]
+
+
+def agent_wins(won: list[float], held: list[int], teams: list[int] | None,
+               games: int) -> tuple[float, int]:
+    """An agent's wins and the number of chances it had, for its win rate and interval: one
+    chance a game per seat it holds, but seats of one team win together (one chance)."""
+    w = math.fsum(won[p] for p in held)
+    if not teams:
+        return w, games * len(held)
+    k = len({teams[p] for p in held})
+    return w * k / len(held), games * k
+
+
 def summarize(t: Any, players: int, agents: list[str], wins: list[float]) -> dict[str, Any]:
     """The metrics of a run, JSON-ready, from its ``sim.Tally`` ``t`` (``t.metrics`` is the
     ``MetricTally``) and each seat's wins (a shared win counted 1/k to each of its k winners)."""
@@ -200,13 +220,16 @@ def summarize(t: Any, players: int, agents: list[str], wins: list[float]) -> dic
         places.append({"place": pos + 1, **s, "fair_in_ci": s["ci95"][0] <= fair <= s["ci95"][1]})
     skill = None
     if len(set(agents)) > 1:
+        won = seat_wins(wins, t.teams)  # a seat of a winning team won (teams: 1 / teams fair)
+        even = 1 / len(set(t.teams)) if t.teams else fair
         rates = []
         for a in dict.fromkeys(agents):
             held = [p for p in range(players) if agents[p] == a]
-            rates.append((math.fsum(wins[p] for p in held) / (games * len(held)), a, held))
-        _rate, a, held = max(rates, key=lambda x: x[0])  # the first listed wins a tie
-        s = _share(math.fsum(wins[p] for p in held), games * len(held))
-        skill = {"agent": a, **s, "fair": round(fair, 6), "gap": round(s["share"] - fair, 6)}
+            w, n = agent_wins(won, held, t.teams, games)
+            rates.append((w / n, a, w, n))
+        _rate, a, w, n = max(rates, key=lambda x: x[0])  # the first listed wins a tie
+        s = _share(w, n)
+        skill = {"agent": a, **s, "fair": round(even, 6), "gap": round(s["share"] - even, 6)}
     payouts = {c: {r: _spread(v) for r, v in sorted(roles.items()) if v}
                for c, roles in sorted(t.role.items())}
     for roles in payouts.values():
@@ -267,5 +290,5 @@ def lines(s: dict[str, Any]) -> list[str]:
                    "a counter")
     if m["skill_gap"]:
         k = m["skill_gap"]
-        out.append(f"  skill gap: {k['agent']} wins {pct(k)}, {k['gap']:+.1%} over {fair:.1%}")
+        out.append(f"  skill gap: {k['agent']} wins {pct(k)}, {k['gap']:+.1%} over {k['fair']:.1%}")
     return out

@@ -493,10 +493,10 @@ def summarize(t: Tally, players: int, agents: list[str], seconds: float) -> dict
     ended, tpr, role, problems = t.ended, t.tpr, t.role, t.problems
     total_rounds = sum(k * n for k, n in t.rounds.items())
     by_agent: dict[str, dict[str, Any]] = {}
+    won = metrics.seat_wins(wins, t.teams)
     for a in dict.fromkeys(agents):
         seats = [p for p in range(players) if agents[p] == a]
-        w = sum(wins[p] for p in seats)
-        n = games * len(seats)
+        w, n = metrics.agent_wins(won, seats, t.teams, games)
         lo, hi = wilson(w, n)
         by_agent[a] = {"seats": seats, "wins": round(w, 6),
                        "win_rate": round(w / n, 6) if n else 0.0,

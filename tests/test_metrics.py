@@ -98,3 +98,14 @@ def test_compare_json_and_exit_status() -> None:
     assert r.returncode == 2 and "Traceback" not in output(r)
     r = run_cli("compare", "thirty-one", "thirty-one", "--option-b", "nope=1", "--games", "4")
     assert r.returncode == 2 and "nope" in r.stderr
+
+
+def test_an_agent_holding_a_team_wins_as_often_as_the_team() -> None:
+    # a team's win is shared among its seats in the per-seat figures, but each of them won:
+    # greedy holding both seats of one Spades partnership wins what the partnership wins
+    out = sim.run("spades", {}, 4, 6, ["greedy", "random"] * 2, seed=1)
+    team = {t["team"]: t["win_rate"] for t in out["wins_per_team"]}
+    greedy = out["wins_per_agent"]["greedy"]
+    assert greedy["seats"] == [0, 2] and greedy["win_rate"] == team[0]
+    gap = out["metrics"]["skill_gap"]
+    assert gap["fair"] == 0.5 and gap["of"] == 6
