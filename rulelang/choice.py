@@ -24,7 +24,7 @@ from .errors import IllegalMove, RulesError, RuntimeRulesError
 from .game import ActionDef
 from .limits import MAX_COLLECTION
 from .movetext import canon_move
-from .runtime import PY_ERRORS, as_rules_error, brief, charge
+from .runtime import PY_ERRORS, WORK, as_rules_error, brief, charge
 
 
 class Choosing(NamedTuple):
@@ -45,6 +45,10 @@ class Choices:
     """Sequential choices of a state (a mixin of ``engine.State``)."""
 
     choice: Choosing | None = None
+    # the latest listing's whole choices of one action: (its entries, options, count, legal
+    # whole choices, the work that took), so that the first item played need not try them all
+    # again (only ever replaced, never changed: a clone shares it)
+    pick_kept: tuple | None = None
     actor: int | None
     _legal: Any
     clone: Callable[..., Any]
@@ -61,12 +65,17 @@ class Choices:
         of 0, the action itself with no items, if its when holds."""
         opts = _options(options)
         count = self._pick_count(action, F)
+        left = WORK[0]
         legal = self._pick_legal(action, F, opts, count)
+        used = left - WORK[0]
         prefix = tuple(F[a[3]] for a in action.args[:-1])
         if count == 0:
             return [(action, (*prefix, []))] if legal is None or legal else []
         item = action.pick.item  # type: ignore[union-attr]
-        return [(item, (*prefix, opts[i])) for i in _next_items(legal, (), len(opts))]
+        out = [(item, (*prefix, opts[i])) for i in _next_items(legal, (), len(opts))]
+        if legal is not None:
+            self.pick_kept = (out, opts, count, legal, used)
+        return out
 
     def pick_next(self) -> list:
         """The legal entries in the middle of a choice: the items still open."""
@@ -134,8 +143,16 @@ class Choices:
             except (RulesError, *PY_ERRORS) as e:
                 raise as_rules_error(e, action.pick.span) from None  # type: ignore[union-attr]
             count = self._pick_count(action, F)
-            ch = Choosing(action, tuple(args[:-1]), opts, (),
-                          self._pick_legal(action, F, opts, count), count)
+            kept = self.pick_kept
+            if (kept is not None and kept[2] == count and kept[1] == opts
+                    and any(e[1] is args for e in kept[0])):
+                # listed from this very position (the entry is the listing's own): the same
+                # whole choices, and the same work charged as trying them again would
+                legal = kept[3]
+                charge(kept[4])
+            else:
+                legal = self._pick_legal(action, F, opts, count)
+            ch = Choosing(action, tuple(args[:-1]), opts, (), legal, count)
         i = _index(ch.options, args[-1])
         chosen = (*ch.chosen, i)
         if len(chosen) < ch.count:
