@@ -18,6 +18,7 @@ from .codegen import src_of
 from .errors import Span, did_you_mean
 from .game import CARDS, FREE, card_kind
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
+from .limits import MAX_NUMBER
 from .scope import SPECIAL, Fn, Scope, elem_of
 from .structured import LIST, NUMBER, RECORD, clash, get_in, set_in
 
@@ -141,8 +142,12 @@ class Statements:
                 # within the numbers a counter holds (runtime.counter): a float that
                 # overflowed is a located error here, not a NaN in the run's statistics
                 value = f"{r}[{p}] {binop} ({v})" if binop is not None else v
+                if binop is None and _small_whole(v):  # a written-out number: nothing to check
+                    value = v
+                else:
+                    value = f"_counter({value}, {self.k(name)})"
                 lines = [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
-                         f"{r}[{p}] = _counter({value}, {self.k(name)})"]
+                         f"{r}[{p}] = {value}"]
                 if name in sym.team_counters:  # its teammates' too (teams.py)
                     lines.append(f"S.share({sym.counters[name]}, {p})")
                 return lines
@@ -217,3 +222,10 @@ class Statements:
         if name in sym.counters:
             return lines + [f"{holder} = _counter({new}, {self.k(name)})"]
         return lines + [f"{holder} = {new}"]
+
+
+def _small_whole(src: str) -> bool:
+    """Whether generated source ``src`` is a whole number written out that a counter may hold
+    (under 10^30, ``MAX_NUMBER``: ``runtime.counter`` would let it through unchanged)."""
+    digits = src[1:] if src[:1] == "-" else src
+    return 0 < len(digits) < len(str(MAX_NUMBER)) and digits.isascii() and digits.isdigit()
