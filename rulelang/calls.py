@@ -143,6 +143,11 @@ class Calls:
                            for a, t in zip(n.args, types)], self.sym.card_name)
             self.text_writers.append(impl)  # globals' types: known at the end (build.py)
         if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
+            a = argfs[0]
+            if isinstance(a, Src) and _one_call(a.src, "S.group_list("):
+                # a zone of groups counted without making the groups (the same charge)
+                return Src("S.group_count(" + a.src[len("S.group_list("):], self.cg,
+                           a.depth + 1), ret
             return self.gen("len({0})", *argfs), ret
         return self._call_src(self.k(impl), argfs, kwfs), ret
 
@@ -359,3 +364,15 @@ class Calls:
             return fn
         src, depth = src_of(fn, self.cg)
         return Src("(" + "".join(setters) + src + ")", self.cg, depth + 1)
+
+
+def _one_call(src: str, head: str) -> bool:
+    """Whether ``src`` is one call ``head...)`` whose argument list runs to its end."""
+    if not (src.startswith(head) and src.endswith(")")):
+        return False
+    depth = 1
+    for ch in src[len(head):-1]:
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return False
+    return depth == 1

@@ -48,7 +48,7 @@ STATE_WRITES = frozenset({
     "triggers_clean",
 })
 STATE_CALLS = frozenset({
-    "group_list",
+    "group_list", "group_count",
     "pick_entries",  # a sequential choice's first items (choice.py), from the phase's listing
     # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_unmeld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",

@@ -199,6 +199,15 @@ class Table(Tricks):
         self._gcache[container] = (zs[:], gs, w)
         return gs[:]
 
+    def group_count(self, container: int) -> int:
+        """``len(group_list(container))``, charged the same, without making the groups."""
+        zs = self.groups.get(container)
+        if not zs:
+            return 0
+        zones = self.zones
+        charge(len(zs) + sum([len(zones[z]) for z in zs]))
+        return len(zs)
+
     def fx_meld(self, cards: Any, container: int) -> None:
         """Lay ``cards`` on the table as a new group of the container zone."""
         if container >= self.game.nzones or not self.game.zone_def(container).groups:
