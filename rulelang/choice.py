@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -115,6 +116,8 @@ class Choices:
         charge(ways)  # each whole choice is tried against when:
         slot = action.args[-1][3]
         when = action.when
+        if _when_ignores_choice(action, slot):  # the same answer for every whole choice
+            return self._pick_all_or_none(action, F, n, count, ways)
         legal = []
         try:
             for combo in itertools.combinations(range(n), count):
@@ -124,6 +127,19 @@ class Choices:
         except (RulesError, *PY_ERRORS) as e:
             raise as_rules_error(e, action.when_span) from None
         return frozenset(legal)
+
+    def _pick_all_or_none(self, action: ActionDef, F: list, n: int, count: int, ways: int
+                          ) -> frozenset:
+        """``_pick_legal`` of a ``when`` that reads nothing of the choice: tried once (on the
+        first whole choice), its work charged once for each whole choice, as trying them all
+        would."""
+        left = WORK[0]
+        try:
+            ok = action.when(self, F)  # type: ignore[misc]
+        except (RulesError, *PY_ERRORS) as e:
+            raise as_rules_error(e, action.when_span) from None
+        charge((left - WORK[0]) * (ways - 1))
+        return frozenset(itertools.combinations(range(n), count)) if ok else frozenset()
 
     # ------------------------------------------------------------------ playing an item
     def pick_item(self, item: ActionDef, args: tuple, clean: bool
@@ -235,6 +251,25 @@ class Choices:
 
 
 _INT_ONLY = frozenset({int})
+# per action with a sequential choice: whether its when reads nothing of the choice (below)
+_IGNORES: dict[int, tuple[ActionDef, bool]] = {}
+_FRAME_USE = re.compile(r"(?<![\w.])F(?!\w)(\[(\d+)\])?")
+
+
+def _when_ignores_choice(action: ActionDef, slot: int) -> bool:
+    """Whether the generated source of ``action``'s when reads the frame only at other
+    places than the choice's (``F[k]``, k not ``slot``): then every whole choice gets the same
+    answer. Anything else (the frame passed on, written, or source not at hand) may read it."""
+    got = _IGNORES.get(id(action))
+    if got is not None and got[0] is action:
+        return got[1]
+    src = getattr(action.when_src, "src", None)
+    ok = type(src) is str and all(m.group(2) is not None and int(m.group(2)) != slot
+                                  for m in _FRAME_USE.finditer(src))
+    if len(_IGNORES) > 256:  # games loaded one after another: kept small
+        _IGNORES.clear()
+    _IGNORES[id(action)] = (action, ok)
+    return ok
 
 
 def _options(options: Any) -> tuple:

@@ -1,5 +1,6 @@
-"""Counting a zone of groups without making them (``size`` of one: ``Table.group_count``): the
-same answer and the same work as listing them."""
+"""Work saved without changing a game: a zone of groups counted without making the groups
+(``size`` of one: ``Table.group_count``, the same answer and charge), and a sequential choice's
+``when`` that reads nothing of the choice tried once (``choice._when_ignores_choice``)."""
 
 from __future__ import annotations
 
@@ -41,3 +42,19 @@ def test_group_count_is_the_groups_listed_and_charges_the_same() -> None:
             seen += n
         s.apply_index(int(rng.random() * s.num_moves()))
     assert seen  # some groups were counted
+
+
+def test_a_when_reading_nothing_of_a_choice_is_tried_once() -> None:
+    from types import SimpleNamespace
+
+    from rulelang.choice import _when_ignores_choice
+
+    def act(src: str) -> object:
+        return SimpleNamespace(when_src=SimpleNamespace(src=src))
+
+    assert _when_ignores_choice(act("(len(S.zones[1 + S.actor]) == 6)"), 0)  # type: ignore
+    assert _when_ignores_choice(act("(len(F[0]) == 2)"), 1)  # type: ignore
+    assert not _when_ignores_choice(act("(len(F[1]) == 2)"), 1)  # type: ignore
+    assert not _when_ignores_choice(act("_k3(S, F)"), 1)  # type: ignore
+    assert not _when_ignores_choice(act("(F.__setitem__(2, 1) or F[2])"), 1)  # type: ignore
+    assert not _when_ignores_choice(SimpleNamespace(when_src=None), 0)  # type: ignore
