@@ -38,6 +38,7 @@ PY_ERRORS = (ArithmeticError, LookupError, TypeError, ValueError, AttributeError
 STATE_READS = frozenset({
     "n", "zones", "ctr", "g", "seated", "active", "dealer", "turn", "actor", "phase", "round",
     "turns", "ended_by", "max_moves", "values", "get", "pending_end", "direction",
+    "record",  # whether messages are kept: log(...) texts are worked out only then
     # the flow's counters and limits, for an action's generated step (fuse.py)
     "steps", "round_steps", "total_turns", "max_round_steps", "max_game_steps",
 })
