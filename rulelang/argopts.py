@@ -14,13 +14,44 @@ from . import nodes as N
 
 # lists of values that are all different, whatever the game: the deck's, the seats
 _DISTINCT_NAMES = frozenset({"suits", "ranks", "players"})
+# values that ``distinct()`` keeps once each by ``==`` and whose move texts then differ too
+# (a number, written as str() writes an int or a finite float; a seat; a card of one pack:
+# equal texts only for equal values)
+_KEPT_APART = frozenset({"int", "num", "seat", "card"})
+MAX_BODIES = 4  # rules functions looked into, one inside another, at most
+_LOCAL: dict[str, tuple[int, bool]] = {}  # no zones: names inside a let or a function body
 
 
-def options_distinct(tree: Any, typ: str, zones: dict[str, tuple[int, bool]]) -> bool:
+def options_distinct(tree: Any, typ: str, zones: dict[str, tuple[int, bool]],
+                     functions: Any = None, depth: int = 0) -> bool:
     """Whether an argument's options (``tree``, of element type ``typ``) can hold no value twice:
     cards read from zones each zone once (``hand[me]``, ``up + down``) or a filter of them
     (``[c for c in hand[me] if ...]``), a ``range()``, a list of different constants
-    (``['up', 'down']``), the suits, ranks or seats. Anything else may repeat a move."""
+    (``['up', 'down']``), the suits, ranks or seats; a list of one item or none; ``distinct()``
+    of numbers, seats or cards, or ``sort()`` of such a list; either branch of ``if``, the body
+    of ``let``, and the body of a rules function (``functions``, by name) called for them.
+    Anything else may repeat a move. Inside a ``let`` or a function body no name is trusted
+    (``zones`` is ``_LOCAL`` there: a local may hide a zone or the seats)."""
+    if isinstance(tree, N.IfExpr):
+        return options_distinct(tree.then, typ, zones, functions, depth) and \
+            options_distinct(tree.orelse, typ, zones, functions, depth)
+    if isinstance(tree, N.Let):
+        return options_distinct(tree.body, typ, _LOCAL, functions, depth)
+    if isinstance(tree, N.ListLit) and len(tree.items) <= 1:
+        return True
+    if isinstance(tree, N.Call) and functions is not None and tree.func in functions:
+        uf = functions[tree.func]
+        return (depth < MAX_BODIES and not uf.effect and uf.tree is not None
+                and "@" not in tree.func and len(tree.args) == len(uf.params)
+                and not tree.kwargs
+                and options_distinct(uf.tree, typ, _LOCAL, functions, depth + 1))
+    if isinstance(tree, N.Call) and len(tree.args) == 1 and not tree.kwargs and \
+            tree.func == "distinct":
+        return typ in _KEPT_APART
+    if isinstance(tree, N.Call) and tree.args and tree.func == "sort":
+        return options_distinct(tree.args[0], typ, zones, functions, depth)
+    if zones is _LOCAL and isinstance(tree, N.Name):
+        return False  # a local or a parameter: any list
     if isinstance(tree, N.Comprehension):
         var, source, _cond = tree.clauses[-1]
         if not isinstance(tree.elt, N.Name) or tree.elt.id != var:

@@ -56,7 +56,8 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
                          "from the other players; give the choices as a zone, a list of "
                          "cards or seats, a range, or a comprehension or filter over one",
                          argdoc.span_of(argname))
-            if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones):
+            if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones,
+                                    c.sym.functions):
                 distinct = False
             if fn is not None:
                 args.append((str(argname), fn_of(fn), _elem_type(typ), slot))

@@ -298,3 +298,39 @@ def test_keys_remembered_by_arguments_never_join_equal_numbers_of_other_types() 
     assert [args for _a, args in first] == [(1,), (1.0,), (True,), (2,), (2.0,)]
     assert [args for _a, args in drop_repeats(state, entries)] == \
         [args for _a, args in first]
+
+
+def test_options_proved_distinct_through_functions_lets_and_ifs() -> None:
+    """``argopts.options_distinct`` follows ``if``, ``let``, rules functions, ``distinct()``,
+    ``sort()`` and lists of at most one item; names inside a function body or a ``let`` are
+    never trusted (a local may hide the seats or a zone)."""
+    from rulelang.argopts import options_distinct
+    from rulelang.parse import parse
+    from rulelang.scope import UserFn
+
+    span = rulelang.errors.Span("t.yaml", 1, 1, "")
+    zones = {"hand": (1, True), "stock": (0, False)}
+
+    def fn(name: str, params: tuple[str, ...], body: str) -> UserFn:
+        return UserFn(name, params, span, False, tree=parse(body, "expr", span))
+
+    functions = {f.name: f for f in [
+        fn("sizes", ("p",), "let t = p + 1; if t > 3 then [t] else sort(distinct([t, 2, t]))"),
+        fn("seats_of", ("players",), "players"),
+        fn("repeats", ("p",), "[p, p]"),
+        fn("deeper", ("p",), "if p > 0 then sizes(p) else []")]}
+
+    def ok(text: str, typ: str = "int") -> bool:
+        return options_distinct(parse(text, "expr", span), typ, zones, functions)
+
+    assert ok("if 1 > 0 then sizes(2) else []")
+    assert ok("deeper(3)")
+    assert ok("sort(distinct([1, 1, 2]), desc: true)")
+    assert ok("[x + 1]") and ok("[]")
+    assert ok("if true then hand[me] else []", "card")
+    assert not ok("distinct(['a', 'A'])", "str")  # texts that differ may be one move
+    assert not ok("seats_of([1, 1])", "seat")  # a parameter named like the seats
+    assert not ok("let players = [1, 1]; players", "seat")
+    assert not ok("repeats(1)")
+    assert not ok("if true then [1, 1] else []")
+    assert rulelang.load("texas-holdem").moves_distinct
