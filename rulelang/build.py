@@ -35,6 +35,7 @@ from .functions import calls_super, install, memoize_pure, order_free, recursion
 from .fuse import step_function
 from .game import Fn, Game, PhaseDef, Unit, ZoneDef
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
+from .movetext import canon_move
 from .options import resolve_options
 from .parse import parse
 from .rules import SIG, Loaded, as_str, func_name
@@ -438,6 +439,9 @@ class Builder:
         for w in c.text_writers:  # text(...) of a global: written by its type (display.py)
             w.resolve(game.global_types)
         game.moves_distinct = all(a.distinct for ph in phases.values() for a in ph.actions)
+        for ph in phases.values():  # (names that differ only as move texts do are one move)
+            ph.bare = all(not a.args for a in ph.actions) and \
+                len({canon_move(a.name) for a in ph.actions}) == len(ph.actions)
         from .check import run_passes
 
         if not self.text_over:  # the flow passes need every phase's text

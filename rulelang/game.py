@@ -122,6 +122,9 @@ class PhaseDef:
     legal: Fn | None = None
     # played by the rules themselves (``actor: house``), never a decision: see house.py
     house: bool = False
+    # no action takes arguments: each lists at most one entry, all with different names, so
+    # the entries are the distinct moves even with several packs (``State._distinct``)
+    bare: bool = False
 
 
 @dataclass

@@ -69,8 +69,13 @@ class LegalMoves:
         if self.status == "play":
             # listing the moves is work of its own, counted to this state
             WORK[0] = LIMIT[0] = self.max_work
-            entries = (self.pick_next() if self.choice is not None  # mid-choice: choice.py
-                       else self.game.phases[self.phase].legal(self))  # type: ignore[misc]
+            if self.choice is not None:  # mid-choice: choice.py
+                entries = self.pick_next()
+            else:
+                ph = self.game.phases[self.phase]
+                entries = ph.legal(self)  # type: ignore[misc]
+                if ph.bare:  # no arguments: the entries are the distinct moves
+                    self._moves = self._moves_of = entries
             if self._unique and not self.game.moves_distinct:
                 entries = drop_repeats(self, entries)
             self._count_work()
