@@ -301,6 +301,11 @@ def _combinations(xs: Any, k: int) -> list:
 
 
 def _range(a: int, b: int | None = None) -> list:
+    if b is None and type(a) is int and 0 <= a <= MAX_COLLECTION:  # range(size(...)), mostly
+        WORK[0] -= a
+        if WORK[0] < 0:
+            out_of_work()
+        return list(range(a))
     lo, hi = (0, a) if b is None else (a, b)
     if not isinstance(lo, int) or not isinstance(hi, int):
         raise RuntimeRulesError("range() takes whole numbers")
