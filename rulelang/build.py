@@ -313,7 +313,7 @@ class Builder:
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
             install(uf, fn, c.cg)
-        memoize_pure(functions)
+        memoize_pure(functions, sym)
         c.functions_final = True
 
         copies: Unit | int = copies_raw if isinstance(copies_raw, int) else 1

@@ -338,7 +338,8 @@ class MemoPool:
         self.used[0] = 0
 
 
-def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None) -> Any:
+def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None,
+         faces: tuple[dict[int, int] | None, ...] = ()) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter
     (``functions.order_free``); such a result is kept only when exact (see ``_kept_items``).
@@ -346,16 +347,23 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     is just computed, as are calls whose list (or text) arguments hold more than
     MEMO_KEY_ITEMS items. The key's items are charged as work on every call that builds one,
     remembered or not. ``pool``: the game's (see ``MemoPool``). A memo that hardly ever finds
-    a result is dropped for a while (``MEMO_PROBE``)."""
+    a result is dropped for a while (``MEMO_PROBE``). ``faces``: per parameter, where only
+    some attributes of the cards of a list passed there matter (``functions.faces_only``),
+    each card that agrees on them with an earlier one -> that card: such a list is keyed by
+    those cards, so that the same hand in other suits or packs is found too."""
     pool = pool if pool is not None else MemoPool()
     params = [f"a{i}" for i in range(k)]
+    # a card of such a list as the first card alike (anything else, a number that is no
+    # card, as itself)
+    items = [f"map(fget{i}, {p}, {p})" if i < len(faces) and faces[i] else p
+             for i, p in enumerate(params)]
     # an order-free list is summed first: a list holding lists (which sorting would compare
     # item by item, uncharged) is refused at once with a TypeError, and is then not keyed
     # (the type of a0 is in ``t`` already: see ``size``)
-    keys = [f"(tuple(sorted({p})) if {'t' if p == 'a0' else f'type({p})'} is list and "
+    keys = [f"(tuple(sorted({it})) if {'t' if p == 'a0' else f'type({p})'} is list and "
             f"(sum({p}) or 1) else {p})" if k_free
-            else f"(tuple({p}) if {'t' if p == 'a0' else f'type({p})'} is list else {p})"
-            for p, k_free in zip(params, order_free or (False,) * k)]
+            else f"(tuple({it}) if {'t' if p == 'a0' else f'type({p})'} is list else {p})"
+            for p, it, k_free in zip(params, items, order_free or (False,) * k)]
     key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
     size = " + ".join(f"(len({p}) if {'t' if p == 'a0' else f'type({p})'} is list or "
                       f"{'t' if p == 'a0' else f'type({p})'} is str else 1)"
@@ -426,6 +434,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError, "sum": sum, "str": str},
                           "inner": inner, "cache": cache, "get": cache.get,
+                          "map": map,
+                          **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
                           "_kept_items": _kept_items,
                           "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0],
                           "WORK": WORK, "out_of_work": out_of_work}

@@ -18,7 +18,7 @@ from .errors import CheckError, RulesError, Span
 from .parse import parse
 from .rules import as_str
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
-from .scope import UserFn
+from .scope import CARD_ATTRS, UserFn
 
 
 def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
@@ -88,9 +88,105 @@ def order_free(tree: N.Node, param: str, own: Any = ()) -> bool:
     return uses == allowed
 
 
-def memoize_pure(functions: dict[str, UserFn]) -> None:
+# what a rules function may give back and still be keyed by its cards' faces: no card in it
+_FACELESS_RESULTS = frozenset({"int", "num", "bool", "str"})
+
+
+def _attrs_read(tree: N.Node, param: str, functions: dict[str, UserFn],
+                faces: dict[str, list[frozenset[str] | None]]) -> frozenset[str] | None:
+    """The card attributes through which alone the cards of the list passed as ``param`` can
+    matter (None: they may matter otherwise, as the cards they are): the list is only sized,
+    passed on where that holds too (``faces``, whose attributes are added), indexed for an
+    attribute (``cs[0].rank``), or looped over by comprehensions whose variable is only read
+    for its attributes (``c.rank``)."""
+    allowed: set[int] = set()
+    looped: set[str] = set()
+    attrs: set[str] = set()
+    for n in N.walk(tree):
+        if isinstance(n, N.Let) and n.name == param:
+            return None
+        if isinstance(n, N.Comprehension):
+            for var, it, _c in n.clauses:
+                if isinstance(it, N.Name) and it.id == param:
+                    if var == param:
+                        return None
+                    allowed.add(id(it))
+                    looped.add(var)
+        elif isinstance(n, N.Call) and not n.kwargs:
+            for i, a in enumerate(n.args):
+                if not (isinstance(a, N.Name) and a.id == param):
+                    continue
+                if n.func in functions:
+                    flags = faces.get(n.func)
+                    got = flags[i] if flags is not None and i < len(flags) else None
+                    if got is not None:
+                        allowed.add(id(a))
+                        attrs |= got
+                elif n.func == "size" and len(n.args) == 1:
+                    allowed.add(id(a))
+        elif isinstance(n, N.Attr) and isinstance(n.obj, N.Index) and \
+                isinstance(n.obj.obj, N.Name) and n.obj.obj.id == param:
+            allowed.add(id(n.obj.obj))
+            attrs.add(n.name)
+    if looped & set(functions) or any(isinstance(n, N.Let) and n.name in looped
+                                      for n in N.walk(tree)):
+        return None
+    for n in N.walk(tree):
+        if isinstance(n, N.Attr) and isinstance(n.obj, N.Name) and n.obj.id in looped:
+            allowed.add(id(n.obj))
+            attrs.add(n.name)
+    if all(id(n) in allowed for n in N.walk(tree)
+           if isinstance(n, N.Name) and (n.id == param or n.id in looped)):
+        return frozenset(attrs)
+    return None
+
+
+def faces_only(functions: dict[str, UserFn]) -> dict[str, list[frozenset[str] | None]]:
+    """Per pure function giving no cards back, per parameter: the card attributes through
+    which alone the cards passed there can matter, or None (``_attrs_read``), worked out until
+    nothing changes (a function passing its cards on relies on the callee's answer: none
+    read, at first)."""
+    faces: dict[str, list[frozenset[str] | None]] = {
+        name: [frozenset()] * len(uf.params) for name, uf in functions.items()
+        if uf.pure and not uf.effect and uf.tree is not None
+        and uf.ret in _FACELESS_RESULTS and "@" not in name}
+    changed = True
+    while changed:
+        changed = False
+        for name, flags in faces.items():
+            for i, p in enumerate(functions[name].params):
+                if flags[i] is None:
+                    continue
+                got = _attrs_read(functions[name].tree, p, functions, faces)
+                if got != flags[i]:
+                    flags[i] = got
+                    changed = True
+    return faces
+
+
+def face_copies(sym: Any, attrs: frozenset[str]) -> dict[int, int] | None:
+    """Each card id whose ``attrs`` (card attributes) are those of an earlier card -> that
+    first card (empty: all differ); None where an attribute is not one of the deck's."""
+    tables = []
+    for a in sorted(attrs):
+        t = sym.card_attrs[a][0] if a in sym.card_attrs else getattr(sym, "card_" + a, None)
+        if (a not in CARD_ATTRS and a not in sym.card_attrs) or t is None:
+            return None
+        tables.append(t)
+    first: dict[tuple, int] = {}
+    out: dict[int, int] = {}
+    for c in range(sym.deck_size):
+        f = first.setdefault(tuple(t[c] if c < len(t) else None for t in tables), c)
+        if f != c:
+            out[c] = f
+    return out
+
+
+def memoize_pure(functions: dict[str, UserFn], sym: Any = None) -> None:
     """Remember the results of functions that read nothing but their arguments (hand
-    evaluators, mostly): the same hand is judged many times in a game and across games."""
+    evaluators, mostly): the same hand is judged many times in a game and across games.
+    A list of cards that matter only by some of their attributes (``faces_only``) is keyed
+    by those (``sym``: the deck's tables): the hands of other suits or packs alike are found."""
     # a function is pure only if everything it calls is: impurity spreads from each impure
     # function to its callers, each function visited once (a chain of thousands of functions
     # would otherwise take one pass over all of them per link)
@@ -106,10 +202,17 @@ def memoize_pure(functions: dict[str, UserFn]) -> None:
                 functions[caller].pure = False
                 todo.append(caller)
     pool = MemoPool()  # one bound on what all of them remember
-    for uf in functions.values():
+    faces = faces_only(functions) if sym is not None else {}
+    maps: dict[frozenset[str], dict[int, int] | None] = {}
+    for name, uf in functions.items():
         if not uf.pure or uf.fn is None:
             continue
-        uf.fn = memo(uf.fn, len(uf.params), uf.order_free, pool)
+        keyed = []
+        for attrs in faces.get(name, ()):
+            if attrs is not None and attrs not in maps:
+                maps[attrs] = face_copies(sym, attrs)
+            keyed.append(maps[attrs] if attrs is not None else None)
+        uf.fn = memo(uf.fn, len(uf.params), uf.order_free, pool, tuple(keyed))
 
 
 def calls_super(body: Any, effect: bool, span: Span) -> bool:

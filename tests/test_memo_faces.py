@@ -1,0 +1,63 @@
+"""Memoised rules functions keyed by the card attributes they read (``functions.faces_only``):
+the same results and the same work as computing each call, and no such key where the cards
+could matter as the cards they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import rulelang
+from rulelang.functions import faces_only
+from rulelang.runtime import LIMIT, WORK
+
+GAME = """\
+name: Faces
+players: {min: 2, max: 2}
+deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [S, H, D, C], copies: 2}
+values:
+  pips: {2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10, J: 10, Q: 10, K: 10, A: 11}
+zones:
+  stock: {visibility: hidden, home: true}
+  hand: {per_player: true, visibility: owner}
+functions:
+  points(cs): sum(pips[c.rank] for c in cs)
+  best(cs): if size(cs) > 1 and cs[0].suit == cs[1].suit then points(cs) + 1 else points(cs)
+  same(cs): any(c == d for c in cs for d in cs if c != d)
+  firsts(cs): "[c for c in cs if c.rank == 'A']"
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 3)"]
+  settle: {done: pass}
+phases:
+  play:
+    actions:
+      pass:
+        do: end_round('done')
+"""
+
+
+def test_functions_are_keyed_by_the_attributes_they_read(tmp_path: Path) -> None:
+    p = tmp_path / "faces.yaml"
+    p.write_text(GAME, encoding="utf-8")
+    game = rulelang.load(str(p))
+    faces = faces_only(game.functions)
+    assert faces["points"] == [frozenset({"rank"})]
+    assert faces["best"] == [frozenset({"rank", "suit"})]
+    assert faces["same"] == [None]  # cards compared as the cards they are
+    assert "firsts" not in faces  # gives cards back
+    assert faces_only(rulelang.load("blackjack").functions)["total"] == [frozenset({"rank"})]
+    s = game.new_state(None, seed=1, record=False)
+    # cards 0..103 in two packs: every hand of ranks 2 3 4, of any suits and packs
+    hands = [[a, b, c] for a in range(0, 104, 13) for b in range(1, 104, 13)
+             for c in range(2, 104, 13)]
+    for name in ("points", "best", "same"):
+        memo = game.functions[name].fn
+        inner = memo.__globals__["inner"]
+        for h in hands:
+            WORK[0] = LIMIT[0] = 10_000
+            want = inner(s, list(h))
+            used = 10_000 - WORK[0]
+            WORK[0] = LIMIT[0] = 10_000
+            assert memo(s, list(h)) == want
+            WORK[0] = LIMIT[0] = 10_000
+            assert memo(s, list(h)) == want  # remembered, or keyed alike
+            assert 10_000 - WORK[0] == used + len(h)  # its work, and the key's items
