@@ -316,6 +316,11 @@ def _range(a: int, b: int | None = None) -> list:
 
 
 def _top(xs: Any, n: int | None = None) -> Any:
+    if type(xs) is list and n is None:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return xs[0] if xs else None
     xs = items_of(xs)
     if n is None:
         return xs[0] if xs else None
@@ -404,6 +409,11 @@ def _index_of(xs: Any, x: Any) -> int:
 
 
 def _first(xs: Any) -> Any:
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return xs[0] if xs else None
     xs = items_of(xs)
     return xs[0] if xs else None
 
