@@ -1,5 +1,6 @@
-"""``count``, ``filter``, ``sort``, ``group_by``, ``lowest`` and ``highest`` of a written-out
-lambda, as comprehensions.
+"""``count``, ``filter``, ``sort``, ``group_by``, ``lowest``, ``highest``, ``any`` and ``all``
+of a written-out lambda, as comprehensions (``any`` and ``all`` as generators, which stop at
+the answer as the built-ins do).
 
 ``count(h, c -> c.rank == r)`` given a lambda calls it once per item: a Python call that
 stores the item in the lambda's frame slot, then the body. The compiler writes such a call as
@@ -21,7 +22,7 @@ from . import nodes as N
 from .builtins import Builtin, compared, grouped, items_of
 
 # the built-ins written as comprehensions when given a lambda
-LOOPED = frozenset({"count", "filter", "sort", "group_by", "lowest", "highest"})
+LOOPED = frozenset({"count", "filter", "sort", "group_by", "lowest", "highest", "any", "all"})
 
 
 def sorted_by(xs: list, keys: list) -> list:
@@ -69,6 +70,9 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
     c._check_kind(b, "l", xs_node, xst)
     # the loop variable is an item of the list (as a comprehension's is)
     item = xst[5:-1] if xst.startswith("list[") and xst.endswith("]") else "any"
+    if b.name in ("any", "all"):
+        # untyped, as the built-in's lambda was: what its comparisons charge stays the same
+        item = "any"
     saved = dict(sc.slots), dict(sc.types)
     try:
         # the items of sort and group_by are looped over twice: the list is kept in a slot
@@ -84,6 +88,9 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
         loop = c._localized(c.gen(f"[1 for F[{slot}] in {seq}({{0}}) if {{1}}]", xsf, body),
                             [slot])
         return c.gen("len({0})", loop), ret
+    if b.name in ("any", "all"):  # a generator: stops at the answer, as the built-in does
+        return c._localized(c.gen(f"{b.name}({{1}} for F[{slot}] in {seq}({{0}}))", xsf, body),
+                            [slot]), ret
     if b.name == "filter":
         return c._localized(c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]",
                                   xsf, body), [slot]), ret

@@ -205,3 +205,26 @@ def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
     seen[2] = 0  # the pause over: remembered again
     assert m(None, 5) == 10 and m(None, 5) == 10 and len(cache) == 1 and seen[1] == 1
     assert w - WORK[0] == 3 * (1 + 3)  # a remembered result charges what it cost
+
+
+def test_any_and_all_of_a_written_out_lambda_are_loops_that_stop_at_the_answer(
+        tmp_path: Path) -> None:
+    """``any(xs, x -> ...)`` and ``all(...)`` compile to generators over the list (no call of
+    the built-in and of a lambda per item): the same answers, stopping at the first item that
+    decides, so that a later item's error is never reached."""
+    def _load(tmp_path: Path, expr: str) -> Any:
+        path = tmp_path / "g.yaml"
+        path.write_text(GAME.format(expr=f'"{expr}"'), encoding="utf-8")
+        return rulelang.load(str(path))
+
+    game = _load(tmp_path, "any(hand[me], x -> x.rank == 'A') or not all(hand[me], "
+                           "x -> x.suit != 'S')")
+    for seed in range(40):
+        s = game.new_state(None, seed=seed, record=False)
+        hand = [game.tables.rank[c] + game.tables.suit[c] for c in s.zones[1 + s.actor]]
+        want = any(h[0] == "A" for h in hand) or not all(h[1] != "S" for h in hand)
+        assert [m for m in s.legal_moves() if m == "go"] == (["go"] if want else [])
+    stop = _load(tmp_path, "any([1, 2], x -> x == 1 or 1 // (x - 2) == 0)")
+    assert "go" in stop.new_state(None, seed=1, record=False).legal_moves()
+    late = _load(tmp_path, "all([1, 2], x -> x == 1 and 1 // (x - 2) == 0)")
+    assert "go" not in late.new_state(None, seed=1, record=False).legal_moves()
