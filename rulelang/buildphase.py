@@ -14,6 +14,7 @@ from .compile import Compiler
 from .errors import Span
 from .flowgen import legal_function
 from .game import UNKNOWN, ActionDef, PhaseDef, card_kind
+from .hoist import listing_invariant_calls
 from .housecheck import is_house
 from .picks import make_pick, pick_count, pick_text
 from .scope import Scope
@@ -67,7 +68,15 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         when = when_src = when_tree = None
         if "when" in a:
             tree = when_tree = b.parse(a["when"], "expr", a.span_of("when"))
-            when_src = c.expr(tree, sc)[0] if tree is not None else None
+            if tree is not None and args:  # tried once per option: calls no option changes
+                calls, scopes = listing_invariant_calls(tree, {arg[0] for arg in args})
+                c._held.update((id(k), sc.new_slot(f"@held{id(k)}")) for k in calls)
+                c._held_scopes.update(scopes)
+            try:
+                when_src = c.expr(tree, sc)[0] if tree is not None else None
+            finally:
+                c._held.clear()
+                c._held_scopes.clear()
             when = fn_of(when_src) if when_src is not None else None
         do = b.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
         nxt = const = next_tree = None

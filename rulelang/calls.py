@@ -20,7 +20,17 @@ from .codegen import Src, fn_of, src_of
 from .display import Writer
 from .errors import RuntimeRulesError, did_you_mean
 from .groups import Group
-from .hoist import UNSET, hoist_inlined, invariant_calls, unhoist
+from .hoist import (
+    UNSET,
+    Held,
+    held,
+    hoist_inlined,
+    hold,
+    invariant_calls,
+    listing_invariant_calls,
+    unhoist,
+    variant_params,
+)
 from .lambdaloops import LOOPED, lambda_loop
 from .limits import (
     MAX_INLINE,
@@ -314,7 +324,7 @@ class Calls:
         if uf.effect and not getattr(self, "_in_stmt", False):
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
-        inlined = self._inline(uf, argfs, sc, [t for _f, t in compiled])
+        inlined = self._inline(uf, argfs, sc, [t for _f, t in compiled], n)
         if inlined is not None:
             return inlined, uf.ret
         if self.functions_final and uf.fn is not None:
@@ -323,7 +333,7 @@ class Calls:
         return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
 
     def _inline(self, uf: UserFn, argfs: list[Fn], sc: Scope,
-                types: list[str] | None = None) -> Src | None:
+                types: list[str] | None = None, node: N.Call | None = None) -> Src | None:
         """A call of a small function compiled into the caller: its body with the parameters
         in slots of the caller's frame (a slot argument is used as it is, so that a seat stays
         known to be one). Only functions that read the game are inlined (pure ones are called,
@@ -351,11 +361,15 @@ class Calls:
                 setters.append(f"F.__setitem__({slot}, {src_of(f, self.cg)[0]}) or ")
         self._inlining.append(uf.name)
         hoisted = hoist_inlined(self, uf, body)  # its calls that read only the game (hoist.py)
+        held = self._hold_inlined(uf, body, node)
         try:
             fn, _t = self.expr(uf.tree, body)
         finally:
             self._inlining.pop()
             unhoist(self, hoisted)
+            for key in held:
+                self._held.pop(key, None)
+                self._held_scopes.pop(key, None)
         if self.errors or not isinstance(fn, Src) or len(fn.src) > MAX_INLINE_SRC:
             self.errors.clear()
             return None
@@ -364,6 +378,31 @@ class Calls:
             return fn
         src, depth = src_of(fn, self.cg)
         return Src("(" + "".join(setters) + src + ")", self.cg, depth + 1)
+
+
+    def _held_call(self, n: N.Node, sc: Scope, meth: Any) -> tuple[Fn, str]:
+        """A call of an action's when that no argument changes (hoist.py): made the first
+        time it is reached in a listing, its value and work kept; later, the work charged."""
+        slot = self._held.pop(id(n))
+        f, t = meth(n, sc)
+        h = self.k(Held)
+        return self.gen(f"({self.k(held)}(F[{slot}]) if type(F[{slot}]) is {h} else "
+                        f"(F.__setitem__({slot}, {self.k(hold)}(WORK[0], {{0}})) or "
+                        f"F[{slot}].v))", f), t
+
+    def _hold_inlined(self, uf: UserFn, body: Scope, node: N.Call | None) -> list[int]:
+        """Inlined into an action's when (``_held_scopes`` knows the call): the calls of the
+        body that no argument of the action changes, through the parameters given them, held
+        for the listing (hoist.py). The keys to drop once the body is compiled."""
+        where = self._held_scopes.get(id(node)) if node is not None else None
+        if where is None:
+            return []
+        calls, scopes = listing_invariant_calls(
+            uf.tree, variant_params(node, uf.params, where))  # type: ignore[arg-type]
+        keys = [id(c) for c in calls]
+        self._held.update((id(c), body.new_slot(f"@held{id(c)}")) for c in calls)
+        self._held_scopes.update(scopes)
+        return keys + list(scopes)
 
 
 def _one_call(src: str, head: str) -> bool:

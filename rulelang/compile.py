@@ -93,6 +93,11 @@ class Compiler(Calls, Statements):
         # calls of the comprehensions being compiled that are computed once per pass of one
         # (see hoist.py): id of the call node -> its frame slot
         self._hoisted: dict[int, int] = {}
+        # calls of the action's when being compiled that no argument changes (hoist.py): id of
+        # the call node -> its frame slot; and the variant names where each other call of a
+        # rules function stands (for the functions inlined into the when)
+        self._held: dict[int, int] = {}
+        self._held_scopes: dict[int, frozenset[str]] = {}
         # the hoisted calls of each comprehension being compiled, innermost last: those found
         # in the bodies of functions inlined into it join its own (``hoist_inlined``)
         self._comp_hoists: list[list[tuple[int, int]]] = []
@@ -124,6 +129,8 @@ class Compiler(Calls, Statements):
             return (lambda S, F: None), "any"
         if self._hoisted and id(n) in self._hoisted:
             return self._hoisted_call(n, sc, meth)
+        if self._held and id(n) in self._held:
+            return self._held_call(n, sc, meth)
         return meth(n, sc)
 
     def _hoisted_call(self, n: N.Node, sc: Scope, meth: Any) -> tuple[Fn, str]:

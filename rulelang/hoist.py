@@ -16,6 +16,7 @@ from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
+from .runtime import WORK, out_of_work
 
 # calls as cheap as reading their slot: not worth one
 CHEAP_CALLS = frozenset({"size"})
@@ -108,3 +109,103 @@ def unhoist(c: Any, keys: list[int]) -> None:
     elsewhere it is not in that comprehension."""
     for key in keys:
         c._hoisted.pop(key, None)
+
+
+# ---- a phase's listing: calls of an action's when that no argument changes ----------------
+# The listing tries an action's ``when`` once per option (``can_play(me, c)`` for each card
+# of the hand), and a call inside it that names no argument, directly or through the
+# parameters of the functions inlined into it (``any(hand[p], x -> x.suit == led)`` in
+# ``can_follow(p, c)``, p being ``me``), has the same value each time. It is made the first
+# time it is reached in the listing and kept in a frame slot as ``Held``; each later time it
+# is reached the work it took is charged again, so that the step's work is what making it
+# again would be (only the time differs).
+
+
+class Held:
+    """A call's value and the work it took, kept for the rest of a listing."""
+
+    __slots__ = ("v", "cost")
+
+    def __init__(self, v: Any, cost: int) -> None:
+        self.v = v
+        self.cost = cost
+
+
+def hold(w0: int, v: Any) -> Held:
+    """``v`` just made by a call that began with ``w0`` work left."""
+    return Held(v, w0 - WORK[0])
+
+
+def held(h: Held) -> Any:
+    """A kept call reached again: its work charged as making it again would."""
+    WORK[0] -= h.cost
+    if WORK[0] < 0:
+        out_of_work()
+    return h.v
+
+
+def free_names(n: N.Node) -> set[str]:
+    """The names ``n`` reads that it does not bind itself (lambdas, comprehensions, lets)."""
+    if isinstance(n, N.Name):
+        return {n.id}
+    if isinstance(n, N.Lambda):
+        return free_names(n.body) - {n.param}
+    if isinstance(n, N.Let):
+        return free_names(n.value) | (free_names(n.body) - {n.name})
+    if isinstance(n, N.Comprehension):
+        out: set[str] = set()
+        bound: set[str] = set()
+        for var, it, cond in n.clauses:
+            out |= free_names(it) - bound
+            bound.add(var)
+            if cond is not None:
+                out |= free_names(cond) - bound
+        return out | (free_names(n.elt) - bound)
+    out = set()
+    for k in N.children(n):
+        out |= free_names(k)
+    return out
+
+
+def listing_invariant_calls(tree: N.Node, variant: set[str]
+                            ) -> tuple[list[N.Call], dict[int, frozenset[str]]]:
+    """The outermost calls in ``tree`` whose value no name in ``variant`` (the action's
+    arguments, or an inlined function's parameters given them) can change, a ``let`` of such
+    a value counting as variant too; and for every other call of a rules function, the
+    variant names where it stands (by node id), so that its parameters can be told apart when
+    its body is inlined (``variant_params``)."""
+    found: list[N.Call] = []
+    scopes: dict[int, frozenset[str]] = {}
+
+    def walk(n: N.Node, v: frozenset[str]) -> None:
+        if isinstance(n, N.Call):
+            if n.func not in CHEAP_CALLS and n.func != "super" and n.func not in DRAWS \
+                    and not free_names(n) & v:
+                found.append(n)
+                return
+            scopes[id(n)] = v
+        if isinstance(n, N.Let):
+            walk(n.value, v)
+            inner = v | {n.name} if free_names(n.value) & v else v - {n.name}
+            walk(n.body, inner)
+            return
+        if isinstance(n, N.Lambda):
+            walk(n.body, v | {n.param})
+            return
+        if isinstance(n, N.Comprehension):
+            inner = v | {var for var, _it, _c in n.clauses}
+            for k in N.children(n):
+                walk(k, inner)
+            return
+        for k in N.children(n):
+            walk(k, v)
+
+    walk(tree, frozenset(variant))
+    return found, scopes
+
+
+def variant_params(call: N.Call, params: tuple[str, ...], where: frozenset[str]) -> set[str]:
+    """The parameters of an inlined function whose argument at ``call`` names a variant name
+    (``where``: those where the call stands)."""
+    return {p for p, a in zip(params, call.args) if free_names(a) & where} | \
+        set(params[len(call.args):])

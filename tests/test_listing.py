@@ -17,7 +17,7 @@ from rulelang.errors import RuntimeRulesError
 from rulelang.groups import Group
 from rulelang.movetext import canon_move
 
-from .helpers import rules_files
+from .helpers import fresh_load, rules_files
 
 GAMES = rules_files()
 
@@ -334,3 +334,35 @@ def test_options_proved_distinct_through_functions_lets_and_ifs() -> None:
     assert not ok("repeats(1)")
     assert not ok("if true then [1, 1] else []")
     assert rulelang.load("texas-holdem").moves_distinct
+
+
+@pytest.mark.parametrize("name", ["spades", "euchre"])
+def test_calls_of_a_when_that_no_option_changes_are_made_once_per_listing(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``can_play(me, c)``: ``any(hand[p], x -> x.suit == led)`` inside it is the same for
+    every card, so a listing makes it once and charges its work again each time it is
+    reached (hoist.py): the same moves and the same work as making it for each card."""
+    import rulelang.buildphase as bp
+    from rulelang.hoist import Held
+
+    def play(game: Any) -> list[tuple[int, int]]:
+        out = []
+        for seed in range(3):
+            rng = random.Random(seed)
+            s = game.new_state(None, seed=seed, record=False)
+            for _ in range(60):
+                if s.is_over():
+                    break
+                n = s.num_moves()
+                out.append((n, s.work_done))
+                s.apply_index(int(rng.random() * n))
+        return out
+
+    def holds(game: Any) -> bool:
+        return any(Held in ph.legal.__globals__.values() for ph in game.phases.values())
+
+    held = fresh_load(name)
+    monkeypatch.setattr(bp, "listing_invariant_calls", lambda tree, variant: ([], {}))
+    plain = fresh_load(name)
+    assert holds(held) and not holds(plain)
+    assert play(held) == play(plain)
