@@ -134,7 +134,7 @@ class Src:
         self.depth = depth
         self.ns = ns
         self.fn: Any = None
-        # how the expression is built, for ``cond_lines``: ("and" | "or", kids) or
+        # how the expression is built, for ``cond_lines``: ("and" | "or" | "not", kids) or
         # ("any" | "all", slot, iterable, condition or None, element, span constant)
         self.parts: tuple | None = None
 
@@ -189,6 +189,8 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
     parts = f.parts if isinstance(f, Src) and depth < 8 else None
     if parts is None:
         return [f"{pad}{var} = {src_of(f, ns)[0]}"]
+    if parts[0] == "not":
+        return [*cond_lines(parts[1][0], var, pad, ns, depth + 1), f"{pad}{var} = not {var}"]
     if parts[0] in ("and", "or"):
         test = var if parts[0] == "and" else f"not {var}"
         lines = cond_lines(parts[1][0], var, pad, ns, depth + 1)

@@ -457,7 +457,10 @@ class Compiler(Calls, Statements):
         return out, "bool"
 
     def e_Not(self, n: N.Not, sc: Scope) -> tuple[Fn, str]:
-        return self.gen("(not {0})", self.expr(n.operand, sc)[0]), "bool"
+        f = self.expr(n.operand, sc)[0]
+        out = self.gen("(not {0})", f)
+        out.parts = ("not", [f])  # a when's `not any(...)` a loop too (codegen.cond_lines)
+        return out, "bool"
 
     def e_Neg(self, n: N.Neg, sc: Scope) -> tuple[Fn, str]:
         f, t = self.expr(n.operand, sc)
