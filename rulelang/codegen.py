@@ -147,7 +147,7 @@ class Src:
         return self.func()(S, F)
 
 
-# the frame read or written slot by slot (F[3], F.__setitem__(3, ...), hset(F, 3, ...))
+# the frame read or written slot by slot (F[3], F.__setitem__(3, ...))
 _FRAME_BY_SLOT = re.compile(r"\bF(\[\d+\]|\.__setitem__\(\d+, )|\(F, \d+, ")
 # variables bound inside generated code are Python locals where they can be (see localize)
 LOCALS = True
