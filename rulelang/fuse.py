@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .codegen import Namespace
+from .runtime import NO_FRAME
 
 # the engine's step limits, as _enter_phase words them, located at the phase entered ({0})
 _LIMITS = [
@@ -37,12 +38,43 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
     ``action``'s effects (``ok``: every trigger was false before the step, so the action's
     own ``check_after`` may be used); True when a trigger ended the round (the engine then
     finishes it). None where the engine's general path is needed."""
+    lines = _step_lines(ns, game, action)
+    if lines is None:
+        return None
+    return ns.define("_step", ["def _step(S, ok):", *lines], action.span)
+
+
+def act_function(ns: Namespace, game: Any, action: Any) -> Any:
+    """``act(S, args, ok)``: the action's whole step as one function: its frame made from
+    the arguments, its effects (the block ``statements.stmts`` wrote, with the same error
+    handling), then ``step_function``'s step; True when the round ended (by an effect or a
+    trigger: the engine then finishes it). None where the engine's path is needed (no
+    generated step, effects not written as one block, a choice made one item at a time)."""
+    steps = _step_lines(ns, game, action)
+    body = getattr(action.do, "body", None)
+    if steps is None or (action.do is not None and body is None) \
+            or action.pick is not None or action.item_of is not None:
+        return None
+    lines = ["def _act(S, args, ok):"]
+    if body is not None:
+        frame = ["None"] * action.nslots
+        for i, arg in enumerate(action.args):
+            frame[arg[3]] = f"args[{i}]"
+        lines += [f"    F = [{', '.join(frame)}]" if frame else f"    F = {ns.k(NO_FRAME)}",
+                  *body,
+                  "    if S.pending_end is not None:",  # an effect ended the round
+                  "        return True"]
+    return ns.define("_act", lines + steps, action.span)
+
+
+def _step_lines(ns: Namespace, game: Any, action: Any) -> list[str] | None:
+    """The body of ``step_function``'s function, or None."""
     nxt = action.next_const
     if nxt is None:
         if action.next is not None:
             return None  # next is computed at run time
         nxt = "end_turn"
-    lines = ["def _step(S, ok):", "    mover = S.actor"]
+    lines = ["    mover = S.actor"]
     if nxt == "end_turn":
         if game.turn_end is not None or game.turn_start is not None \
                 or game.first_phase_fn is not None:  # a first phase chosen at run time
@@ -79,4 +111,4 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
         "    S.triggers_clean = True",
         "    return False",
     ]
-    return ns.define("_step", lines, action.span)
+    return lines
