@@ -3,11 +3,13 @@ entering the phase, and the check of the triggers.
 
 ``State._goto`` and ``State._enter_phase`` handle every case (a ``next`` computed at run time,
 turn hooks, phase ``enter`` effects) and look everything up in the game at every step. For an
-action whose ``next`` names a phase or ``end_turn`` outright, in a game whose turn has no
-``start`` or ``end`` effects and whose next phase has no ``enter`` effects, the step is a fixed
-sequence known before anyone plays: this module writes it out, with the phase, its actor and
-the turn order spliced in as constants, so that a decision runs one generated function instead
-of two engine methods. It does exactly what those methods do, the same checks with the same
+action whose ``next`` names a phase or ``end_turn`` outright, in a game whose first phase of a
+turn is fixed and whose next phase has no ``enter`` effects, the step is a fixed sequence
+known before anyone plays (the turn's ``end`` and ``start`` effects called where ``_goto``
+calls them): this module writes it out, with the phase, its actor and the turn order spliced
+in as constants, so that a decision runs one generated function instead of two engine
+methods; with the action's effects before it, one function for the whole step
+(``act_function``). It does exactly what those methods do, the same checks with the same
 messages; anything else keeps the engine's path (``ActionDef.step`` stays None).
 
 The generated source is made of fixed templates and constant names only (see codegen.py).
@@ -31,6 +33,10 @@ _LIMITS = [
     "        raise RuntimeRulesError(f'the game ran more than {{S.max_game_steps}} steps '",
     "                                f\"(in phase '{{S.phase}}')\", {0})",
 ]
+
+
+# an effect ended the round: the engine finishes it
+_ENDED = ["    if S.pending_end is not None:", "        return True"]
 
 
 def step_function(ns: Namespace, game: Any, action: Any) -> Any:
@@ -75,20 +81,25 @@ def _step_lines(ns: Namespace, game: Any, action: Any) -> list[str] | None:
             return None  # next is computed at run time
         nxt = "end_turn"
     lines = ["    mover = S.actor"]
+    start: list[str] = []  # the turn's start effects, once its first phase is set
     if nxt == "end_turn":
-        if game.turn_end is not None or game.turn_start is not None \
-                or game.first_phase_fn is not None:  # a first phase chosen at run time
+        if game.first_phase_fn is not None:  # a first phase chosen at run time
             return None
+        if game.turn_end is not None:  # as _goto: the turn's end effects may end the round
+            lines += [f"    {ns.k(game.turn_end.call)}(S)", *_ENDED]
         if game.turn_next is not None:
             lines.append(f"    S.turn = {ns.k(game.turn_next.call)}(S)")
         else:
             lines.append("    S.turn = S.fx_next_seat(S.turn)")
         lines += ["    S.turns += 1", "    S.total_turns += 1"]
+        if game.turn_start is not None:
+            start = ["    S.actor = S.turn", f"    {ns.k(game.turn_start.call)}(S)", *_ENDED]
         nxt = game.first_phase
     ph = game.phases.get(nxt)
     if ph is None or ph.enter is not None or ph.house:  # the house plays on: house.py
         return None
     lines.append(f"    S.phase = {ns.k(nxt)}")
+    lines += start
     lines += [line.format(ns.k(ph.span)) for line in _LIMITS]
     actor = "S.turn" if ph.actor is None else f"{ns.k(ph.actor.call)}(S)"
     lines += [
