@@ -303,6 +303,33 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         self._apply_entry(*entry)
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
+        act = action.act
+        if act is None or self.record or action.step is None:
+            self._apply_general(action, args)
+            return
+        # the common step, written out: the whole step is one generated function (fuse.py);
+        # the same as _apply_general's path through it
+        self.decisions += 1
+        self.turn_decided = self.turns
+        WORK[0] = LIMIT[0] = self.max_work
+        trig_ok = self.triggers_clean
+        self.triggers_clean = False
+        self._entries = self._legal = self._legal_list = None
+        try:
+            if act(self, args, trig_ok):
+                self._finish_round()
+            if self.status == "round_over":
+                self._run_on()
+        except RecursionError:
+            raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
+                from None
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
+        self.work_done += self.max_work - WORK[0]
+        if self.work_done > MAX_GAME_WORK:
+            self._too_much_work()
+
+    def _apply_general(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
         self.turn_decided = self.turns
         # a fresh allowance for this step (its use is counted at its end)
@@ -324,15 +351,31 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         self._legal = None
         self._legal_list = None
         try:
-            act = action.act
-            if act is not None and seen is None and action.step is not None:
-                # effects, next, phase entry and triggers in one generated function (fuse.py)
-                if act(self, args, trig_ok):
-                    self._finish_round()
-                if self.status == "round_over":
-                    self._run_on()
+            if action.nslots:
+                F: list[Any] = [None] * action.nslots
+                for arg, v in zip(action.args, args):
+                    F[arg[3]] = v
             else:
-                self._apply_parts(action, args, trig_ok, mover, seen)
+                F = NO_FRAME
+            if action.do is not None:
+                action.do(self, F)
+            if seen is not None:
+                # a card a seat saw before the move or sees after it is named in its log
+                self.events.append((mover, tuple(  # type: ignore[arg-type]
+                    self.move_text(action, args, v, seen) for v in range(self.n))))
+            if self.pending_end is not None:
+                self._finish_round()
+            elif action.step is not None:  # _goto and _enter_phase, generated for the action
+                if action.step(self, trig_ok):
+                    self._finish_round()
+            else:
+                if trig_ok:
+                    self.check_next = action.check_after
+                self._goto(action.next_const or (action.next(self, F) if action.next is not None
+                                                 else "end_turn"),
+                           getattr(action.next_tree, "span", action.span))
+            if self.status == "round_over":
+                self._run_on()
         except RecursionError:
             raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
                 from None
@@ -342,36 +385,6 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         self.work_done += self.max_work - WORK[0]
         if self.work_done > MAX_GAME_WORK:
             self._too_much_work()
-
-    def _apply_parts(self, action: ActionDef, args: tuple, trig_ok: bool, mover: Any,
-                     seen: Any) -> None:
-        """``_apply_entry``'s step where it is not one generated function: the effects, the
-        seats' logs, then the flow (the action's generated step, or the engine's own)."""
-        if action.nslots:
-            F: list[Any] = [None] * action.nslots
-            for arg, v in zip(action.args, args):
-                F[arg[3]] = v
-        else:
-            F = NO_FRAME
-        if action.do is not None:
-            action.do(self, F)
-        if seen is not None:
-            # a card a seat saw before the move or sees after it is named in its log
-            self.events.append((mover, tuple(  # type: ignore[arg-type]
-                self.move_text(action, args, v, seen) for v in range(self.n))))
-        if self.pending_end is not None:
-            self._finish_round()
-        elif action.step is not None:  # _goto and _enter_phase, generated for the action
-            if action.step(self, trig_ok):
-                self._finish_round()
-        else:
-            if trig_ok:
-                self.check_next = action.check_after
-            self._goto(action.next_const or (action.next(self, F) if action.next is not None
-                                             else "end_turn"),
-                       getattr(action.next_tree, "span", action.span))
-        if self.status == "round_over":
-            self._run_on()
 
     def _count_work(self) -> None:
         """What the step that just ran used of its allowance counts towards the game's: each
