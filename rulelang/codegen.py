@@ -372,8 +372,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     # call raises (at the same rules line)
     # seen = [misses, hits, calls left to compute directly] (see MEMO_PROBE): the results
     # and the work charged are the same either way, only the time differs
-    src = "\n".join([
-        f"def _m({args}):",
+    head = [
         "    t = type(a0)" if k else "    pass",
         f"    n = {size}",
         f"    if n > {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
@@ -389,7 +388,27 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"        key = {key}",
         "        hit = get(key)  # (value, cost): never None",
         "    except TypeError:",
-        f"        return inner({args})",
+        f"        return inner({args})"]
+    if k == 1:
+        # the same for one argument, a list (a hand) tested for first: fewer steps a call
+        # (the order-free key's sum() only refuses a list of lists, as in ``keys``)
+        free1 = bool(order_free and order_free[0])
+        head = ["    if type(a0) is list:",
+                *("    " + line for line in head[1:] if "t = type" not in line)]
+        head[1] = "        n = len(a0)"
+        at = head.index("            key = " + key)
+        head[at:at + 1] = (["            sum(a0)", "            key = tuple(sorted(a0))"]
+                           if free1 else ["            key = tuple(a0)"])
+        head += ["    else:", "        t = type(a0)", f"        n = {size}",
+                 f"        if n > {MEMO_KEY_ITEMS}:", f"            return inner({args})",
+                 "        w = WORK[0] - n", "        WORK[0] = w", "        if w < 0:",
+                 "            out_of_work()", "        if seen[2]:", "            seen[2] -= 1",
+                 f"            return inner({args})", "        try:",
+                 "            hit = get(a0)", "        except TypeError:",
+                 f"            return inner({args})", "        key = a0"]
+    src = "\n".join([
+        f"def _m({args}):",
+        *head,
         "    if hit is not None:",
         "        seen[1] += 1",
         "        cost = hit[1]",
