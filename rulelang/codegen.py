@@ -202,16 +202,28 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
     found = name == "any"
     t = ns.temp()
     # the slots of its calls made once per pass (hoist.py), unmade
-    lines = [f"{pad}{r}" for r in resets] + [f"{pad}{var} = {not found}",
-             f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
+    head = [*(f"{pad}{r}" for r in resets), f"{pad}{var} = {not found}",
+            f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
     inner = pad + "    "
+    body = []
     if cond is not None:
-        lines.append(f"{inner}if {src_of(cond, ns)[0]}:")
+        body.append(f"{inner}if {src_of(cond, ns)[0]}:")
         inner += "    "
-    lines += cond_lines(elt, t, inner, ns, depth + 1)
-    lines += [f"{inner}if {'' if found else 'not '}{t}:",
-              f"{inner}    {var} = {found}", f"{inner}    break"]
-    return lines
+    body += cond_lines(elt, t, inner, ns, depth + 1)
+    body += [f"{inner}if {'' if found else 'not '}{t}:",
+             f"{inner}    {var} = {found}", f"{inner}    break"]
+    return local_slot(head, body, slot)
+
+
+def local_slot(head: list[str], body: list[str], slot: int) -> list[str]:
+    """``head`` (ending in a loop ``for F[slot] in ...:``) then ``body``, the loop variable a
+    Python local ``_v<slot>`` where nothing in the body hands the whole frame on (which
+    could read the slot): a local is read and stored faster than a slot. The slot is bound
+    only inside the loop, so nothing after it reads it."""
+    if not LOCALS or not frame_only_indexed("\n".join(body)):
+        return head + body
+    ref = re.compile(r"\bF\[" + str(slot) + r"\]")
+    return [*head[:-1], ref.sub(f"_v{slot}", head[-1]), *(ref.sub(f"_v{slot}", b) for b in body)]
 
 
 def fn_of(f: Any) -> Any:

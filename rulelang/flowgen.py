@@ -9,9 +9,10 @@ written from fixed templates and constant names, executed by ``codegen``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .codegen import Namespace, Src, cond_lines, src_of
+from .codegen import LOCALS, Namespace, Src, cond_lines, frame_only_indexed, src_of
 from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
@@ -82,8 +83,13 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
                   f"{pad}for F[{slot}] in _work(_o{i}, {span}):"]
         pad += "    "
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
-    return lines + [*_when_test(a.when_src, pad, ns),
-                    f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+    lines += [*_when_test(a.when_src, pad, ns), f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+    if LOCALS and frame_only_indexed("\n".join(lines)):
+        # the arguments as Python locals (as codegen.local_slot): nothing hands the frame on
+        for arg in a.args:
+            ref = re.compile(r"\bF\[" + str(arg[3]) + r"\]")
+            lines = [ref.sub(f"_v{arg[3]}", line) for line in lines]
+    return lines
 
 
 def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
