@@ -90,7 +90,11 @@ def _step_lines(ns: Namespace, game: Any, action: Any) -> list[str] | None:
         if game.turn_next is not None:
             lines.append(f"    S.turn = {ns.k(game.turn_next.call)}(S)")
         else:
-            lines.append("    S.turn = S.fx_next_seat(S.turn)")
+            # next_seat's table lookup, written out (Seats.next_seat)
+            lines += ["    t = S.turn", "    r = S.ring",
+                      "    if r[0] is S.seated and S.direction == 1 and type(t) is int "
+                      "and 0 <= t < S.n:",
+                      "        S.turn = r[1][t]", "    else:", "        S.turn = S.fx_next_seat(t)"]
         lines += ["    S.turns += 1", "    S.total_turns += 1"]
         if game.turn_start is not None:
             start = ["    S.actor = S.turn", f"    {ns.k(game.turn_start.call)}(S)", *_ENDED]
