@@ -155,6 +155,8 @@ def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | Non
         if form is not None:
             v, tree = form
             sc = Scope((v,))
+            # the mover: the actor, which the engine checked is a seat of the table
+            sc.sure.add(0)
             nerr = len(c.errors)
             fn, _t = c.expr(tree, sc)
             if len(c.errors) > nerr:  # not expected: the parts compiled before
