@@ -73,6 +73,17 @@ def act_function(ns: Namespace, game: Any, action: Any) -> Any:
     return ns.define("_act", lines + steps, action.span)
 
 
+def _hook(ns: Namespace, unit: Any) -> list[str]:
+    """A turn hook's effects (a ``game.Unit``): their block written in place, on a frame of
+    their own (the action's is done with), where ``statements.stmts`` wrote it as one; else a
+    call. The block locates its errors at its statements, as the call's would be."""
+    body = getattr(unit.fn, "body", None)
+    if body is None:
+        return [f"    {ns.k(unit.call)}(S)"]
+    return [f"    F = [None] * {unit.nslots}" if unit.nslots else f"    F = {ns.k(NO_FRAME)}",
+            *body]
+
+
 def _step_lines(ns: Namespace, game: Any, action: Any) -> list[str] | None:
     """The body of ``step_function``'s function, or None."""
     nxt = action.next_const
@@ -86,7 +97,7 @@ def _step_lines(ns: Namespace, game: Any, action: Any) -> list[str] | None:
         if game.first_phase_fn is not None:  # a first phase chosen at run time
             return None
         if game.turn_end is not None:  # as _goto: the turn's end effects may end the round
-            lines += [f"    {ns.k(game.turn_end.call)}(S)", *_ENDED]
+            lines += [*_hook(ns, game.turn_end), *_ENDED]
         if game.turn_next is not None:
             lines.append(f"    S.turn = {ns.k(game.turn_next.call)}(S)")
         else:
@@ -97,7 +108,7 @@ def _step_lines(ns: Namespace, game: Any, action: Any) -> list[str] | None:
                       "        S.turn = r[1][t]", "    else:", "        S.turn = S.fx_next_seat(t)"]
         lines += ["    S.turns += 1", "    S.total_turns += 1"]
         if game.turn_start is not None:
-            start = ["    S.actor = S.turn", f"    {ns.k(game.turn_start.call)}(S)", *_ENDED]
+            start = ["    S.actor = S.turn", *_hook(ns, game.turn_start), *_ENDED]
         nxt = game.first_phase
     ph = game.phases.get(nxt)
     if ph is None or ph.enter is not None or ph.house:  # the house plays on: house.py
