@@ -252,19 +252,19 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         round with ``round_only``) or ``decisions`` were made. The same game as the loop
         ``while not s.is_over(): s.apply_index(agents[p](s, p))``, without its calls per
         decision: a playout's or a simulation's loop. Returns the decisions made."""
-        per_seat = not callable(agents)
+        agent = None if not callable(agents) else agents
         left = -1 if decisions is None else decisions
         done = 0
         apply = self._apply_entry
-        stop = "round_over" if round_only else "game_over"
-        while left and self.status != stop:
-            if self.status != "play":  # a round over, not continued automatically
-                if not round_only:
+        unique = self._unique
+        while left:
+            if self.status != "play":
+                if self.status == "round_over" and not round_only:  # not continued
                     raise IllegalMove("no move can be played now")
-                break
+                break  # the game (or with round_only the round) is over
             p = self.actor
-            i = (agents[p] if per_seat else agents)(self, p)
-            if self._unique:
+            i = (agents[p] if agent is None else agent)(self, p)
+            if unique:
                 entries = self._entries
                 if entries is None:
                     self._compute_legal()
