@@ -32,17 +32,19 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         when = len(spans)
         spans.append(a.when_span)
-        lines += [f"        _a = {when}", f"        F = {frame}"]
+        lines.append(f"        _a = {when}")
         check = ["if len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added
-            lines += [*_when_test(a.when_src, " " * 8, ns),
-                      f"            out.append({ns.k((a, ()))})",
-                      *("            " + x for x in check)]
-            continue
-        lines += _nested_loops(a, ns, spans, when)
-        lines += ["        " + x for x in check]
+            block = [*_when_test(a.when_src, " " * 8, ns),
+                     f"            out.append({ns.k((a, ()))})",
+                     *("            " + x for x in check)]
+        else:
+            block = [*_nested_loops(a, ns, spans, when), *("        " + x for x in check)]
+        if re.search(r"\bF\b", "\n".join(block)):  # no frame where nothing reads one
+            lines.append(f"        F = {frame}")
+        lines += block
     k = ns.k(tuple(spans))
     lines += ["    except RulesError as e:",
               f"        _located(e, {k}[_a])",
