@@ -223,7 +223,24 @@ def local_slot(head: list[str], body: list[str], slot: int) -> list[str]:
     if not LOCALS or not frame_only_indexed("\n".join(body)):
         return head + body
     ref = re.compile(r"\bF\[" + str(slot) + r"\]")
-    return [*head[:-1], ref.sub(f"_v{slot}", head[-1]), *(ref.sub(f"_v{slot}", b) for b in body)]
+    head = [*head[:-1], ref.sub(f"_v{slot}", head[-1])]
+    body = [ref.sub(f"_v{slot}", b) for b in body]
+    if any(" for " in b and not b.lstrip().startswith("for ") for b in body):
+        return head + body  # a comprehension inside: no assignment expression may go there
+    # the slots of the calls made once per pass (hoist.py), reset in ``head``: locals too,
+    # filled by an assignment expression where the frame's __setitem__ filled them
+    for line in head:
+        m = _RESET.match(line)
+        if m is not None:
+            h = m.group(1)
+            ref = re.compile(r"\bF\[" + h + r"\]")
+            fill = f"F.__setitem__({h}, "
+            head = [ref.sub(f"_v{h}", x) for x in head]
+            body = [ref.sub(f"_v{h}", x.replace(fill, f"(_v{h} := ")) for x in body]
+    return head + body
+
+
+_RESET = re.compile(r"\s*F\[(\d+)\] = _k\d+$")  # a hoisted call's slot unmade (cond_lines)
 
 
 def fn_of(f: Any) -> Any:

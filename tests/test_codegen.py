@@ -205,3 +205,31 @@ def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
     seen[2] = 0  # the pause over: remembered again
     assert m(None, 5) == 10 and m(None, 5) == 10 and len(cache) == 1 and seen[1] == 1
     assert w - WORK[0] == 3 * (1 + 3)  # a remembered result charges what it cost
+
+
+@pytest.mark.parametrize("name", ["crazy-eights", "thirty-one"])
+def test_loop_variables_and_hoisted_slots_as_locals_play_the_same(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Statement loops (a when's any/all, a listing's arguments) keep their variables and the
+    slots of their hoisted calls in Python locals (codegen.local_slot): the same moves, work
+    and games as with every variable in the frame."""
+    from rulelang import codegen
+
+    fast = rulelang.load(name)
+    if name == "crazy-eights":  # draw's when: not any(playable(c) ...), top(discard) hoisted
+        src = "\n".join(text for text, _span in fast.generated.sources)
+        assert ":= " in src
+    monkeypatch.setattr(codegen, "LOCALS", False)
+    slow = rulelang.load(name)
+    for seed in range(2):
+        a = fast.new_state(4, seed=seed, record=False)
+        b = slow.new_state(4, seed=seed, record=False)
+        rng = random.Random(seed)
+        for _ in range(150):
+            if a.is_over():
+                break
+            assert a.num_moves() == b.num_moves() and a.work_done == b.work_done
+            i = int(rng.random() * a.num_moves())
+            a.apply_index(i)
+            b.apply_index(i)
+        assert a.result() == b.result() and a.work_done == b.work_done
