@@ -16,6 +16,7 @@ from .codegen import LOCALS, Namespace, Src, cond_lines, frame_only_indexed, src
 from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
+from .hoist import UNSET
 from .runtime import NO_FRAME
 from .scope import Scope
 
@@ -77,8 +78,10 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
                             f"{pad}out.extend(S.pick_entries({ns.k(a)}, F, _o{i}))"]
         # every option tried is charged, whether its ``when`` passes or not: five card
         # arguments over a stock are 46^5 tests, of which the moves kept are few
+        resets, opts = _hoisted_locals(src_of(src, ns)[0], ns)
         lines += [f"{pad}_a = {len(spans) - 1}",
-                  f"{pad}_o{i} = {src_of(src, ns)[0]}",
+                  *(pad + r for r in resets),
+                  f"{pad}_o{i} = {opts}",
                   f"{pad}_a = {when}",
                   f"{pad}if type(_o{i}) is not list:",
                   f"{pad}    _o{i} = [_o{i}]",
@@ -92,6 +95,32 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
             ref = re.compile(r"\bF\[" + str(arg[3]) + r"\]")
             lines = [ref.sub(f"_v{arg[3]}", line) for line in lines]
     return lines
+
+
+_FILLS = re.compile(r"\(((?:F\.__setitem__\(\d+, _k\d+\) or )+)")
+
+
+def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:
+    """An argument's options whose comprehension starts by unmaking the slots of its hoisted
+    calls (``F.__setitem__(h, UNSET) or [...]``: hoist.py) with those slots as Python locals:
+    the resets as statements before it, each fill an assignment expression (as
+    ``codegen.local_slot``). Unchanged where the frame is handed on, or where Python
+    refuses an assignment expression (a comprehension's iterable)."""
+    m = _FILLS.match(src)
+    if not LOCALS or m is None or not frame_only_indexed(src):
+        return [], src
+    resets = re.findall(r"F\.__setitem__\((\d+), (_k\d+)\) or ", m.group(1))
+    if any(ns.ns.get(k) is not UNSET for _h, k in resets):
+        return [], src  # a let's value, not a hoisted call's slot
+    out = "(" + src[m.end():]
+    for h, _k in resets:
+        out = re.sub(r"\bF\[" + h + r"\]", f"_v{h}",
+                     out.replace(f"F.__setitem__({h}, ", f"(_v{h} := "))
+    try:
+        compile(f"def _t(S):\n    _o = {out}", "<check>", "exec")
+    except SyntaxError:
+        return [], src
+    return [f"_v{h} = {k}" for h, k in resets], out
 
 
 def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
