@@ -32,7 +32,7 @@ from .errors import (
 )
 from .flowgen import delta_triggers, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
-from .fuse import step_function
+from .fuse import act_function, step_function
 from .game import Fn, Game, PhaseDef, Unit, ZoneDef
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .movetext import canon_move
@@ -428,6 +428,7 @@ class Builder:
             for ph in phases.values():
                 for a in ph.actions:
                     a.step = step_function(c.cg, game, a)
+                    a.act = act_function(c.cg, game, a)
         for given, types in ((c.global_types, game.global_types),
                              (c.counter_types, game.counter_types)):
             for k, v in given.items():

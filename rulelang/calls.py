@@ -15,6 +15,7 @@ from .builtins import (
     EXTREME_OF,
     KNOWN_KWARGS,
     Builtin,
+    top_of_zone,
 )
 from .codegen import Src, fn_of, src_of
 from .display import Writer
@@ -152,6 +153,9 @@ class Calls:
                            and a.id in self.sym.globals and a.id not in sc.slots else t
                            for a, t in zip(n.args, types)], self.sym.card_name)
             self.text_writers.append(impl)  # globals' types: known at the end (build.py)
+        if (b.name == "top" and len(argfs) == 1 and isinstance(argfs[0], Src)
+                and _one_call(argfs[0].src, "S.zones[", "[]")):
+            return self.gen(f"{self.k(top_of_zone)}({{0}})", *argfs), ret  # a zone: a list
         if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
             a = argfs[0]
             if isinstance(a, Src) and _one_call(a.src, "S.group_list("):
@@ -405,13 +409,15 @@ class Calls:
         return keys + list(scopes)
 
 
-def _one_call(src: str, head: str) -> bool:
-    """Whether ``src`` is one call ``head...)`` whose argument list runs to its end."""
-    if not (src.startswith(head) and src.endswith(")")):
+def _one_call(src: str, head: str, brackets: str = "()") -> bool:
+    """Whether ``src`` is one call ``head...)`` whose argument list runs to its end (or one
+    subscript ``head...]``, with ``brackets`` "[]")."""
+    opening, closing = brackets
+    if not (src.startswith(head) and src.endswith(closing)):
         return False
     depth = 1
     for ch in src[len(head):-1]:
-        depth += (ch == "(") - (ch == ")")
+        depth += (ch == opening) - (ch == closing)
         if depth == 0:
             return False
     return depth == 1

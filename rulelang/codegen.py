@@ -134,7 +134,7 @@ class Src:
         self.depth = depth
         self.ns = ns
         self.fn: Any = None
-        # how the expression is built, for ``cond_lines``: ("and" | "or", kids) or
+        # how the expression is built, for ``cond_lines``: ("and" | "or" | "not", kids) or
         # ("any" | "all", slot, iterable, condition or None, element, span constant)
         self.parts: tuple | None = None
 
@@ -147,7 +147,7 @@ class Src:
         return self.func()(S, F)
 
 
-# the frame read or written slot by slot (F[3], F.__setitem__(3, ...), hset(F, 3, ...))
+# the frame read or written slot by slot (F[3], F.__setitem__(3, ...))
 _FRAME_BY_SLOT = re.compile(r"\bF(\[\d+\]|\.__setitem__\(\d+, )|\(F, \d+, ")
 # variables bound inside generated code are Python locals where they can be (see localize)
 LOCALS = True
@@ -189,6 +189,8 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
     parts = f.parts if isinstance(f, Src) and depth < 8 else None
     if parts is None:
         return [f"{pad}{var} = {src_of(f, ns)[0]}"]
+    if parts[0] == "not":
+        return [*cond_lines(parts[1][0], var, pad, ns, depth + 1), f"{pad}{var} = not {var}"]
     if parts[0] in ("and", "or"):
         test = var if parts[0] == "and" else f"not {var}"
         lines = cond_lines(parts[1][0], var, pad, ns, depth + 1)
@@ -200,16 +202,45 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
     found = name == "any"
     t = ns.temp()
     # the slots of its calls made once per pass (hoist.py), unmade
-    lines = [f"{pad}{r}" for r in resets] + [f"{pad}{var} = {not found}",
-             f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
+    head = [*(f"{pad}{r}" for r in resets), f"{pad}{var} = {not found}",
+            f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
     inner = pad + "    "
+    body = []
     if cond is not None:
-        lines.append(f"{inner}if {src_of(cond, ns)[0]}:")
+        body.append(f"{inner}if {src_of(cond, ns)[0]}:")
         inner += "    "
-    lines += cond_lines(elt, t, inner, ns, depth + 1)
-    lines += [f"{inner}if {'' if found else 'not '}{t}:",
-              f"{inner}    {var} = {found}", f"{inner}    break"]
-    return lines
+    body += cond_lines(elt, t, inner, ns, depth + 1)
+    body += [f"{inner}if {'' if found else 'not '}{t}:",
+             f"{inner}    {var} = {found}", f"{inner}    break"]
+    return local_slot(head, body, slot)
+
+
+def local_slot(head: list[str], body: list[str], slot: int) -> list[str]:
+    """``head`` (ending in a loop ``for F[slot] in ...:``) then ``body``, the loop variable a
+    Python local ``_v<slot>`` where nothing in the body hands the whole frame on (which
+    could read the slot): a local is read and stored faster than a slot. The slot is bound
+    only inside the loop, so nothing after it reads it."""
+    if not LOCALS or not frame_only_indexed("\n".join(body)):
+        return head + body
+    ref = re.compile(r"\bF\[" + str(slot) + r"\]")
+    head = [*head[:-1], ref.sub(f"_v{slot}", head[-1])]
+    body = [ref.sub(f"_v{slot}", b) for b in body]
+    if any(" for " in b and not b.lstrip().startswith("for ") for b in body):
+        return head + body  # a comprehension inside: no assignment expression may go there
+    # the slots of the calls made once per pass (hoist.py), reset in ``head``: locals too,
+    # filled by an assignment expression where the frame's __setitem__ filled them
+    for line in head:
+        m = _RESET.match(line)
+        if m is not None:
+            h = m.group(1)
+            ref = re.compile(r"\bF\[" + h + r"\]")
+            fill = f"F.__setitem__({h}, "
+            head = [ref.sub(f"_v{h}", x) for x in head]
+            body = [ref.sub(f"_v{h}", x.replace(fill, f"(_v{h} := ")) for x in body]
+    return head + body
+
+
+_RESET = re.compile(r"\s*F\[(\d+)\] = _k\d+$")  # a hoisted call's slot unmade (cond_lines)
 
 
 def fn_of(f: Any) -> Any:
@@ -378,8 +409,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     # call raises (at the same rules line)
     # seen = [misses, hits, calls left to compute directly] (see MEMO_PROBE): the results
     # and the work charged are the same either way, only the time differs
-    src = "\n".join([
-        f"def _m({args}):",
+    head = [
         "    t = type(a0)" if k else "    pass",
         f"    n = {size}",
         f"    if n > {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
@@ -395,7 +425,27 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"        key = {key}",
         "        hit = get(key)  # (value, cost): never None",
         "    except TypeError:",
-        f"        return inner({args})",
+        f"        return inner({args})"]
+    if k == 1:
+        # the same for one argument, a list (a hand) tested for first: fewer steps a call
+        # (the order-free key's sum() only refuses a list of lists, as in ``keys``)
+        free1 = bool(order_free and order_free[0])
+        head = ["    if type(a0) is list:",
+                *("    " + line for line in head[1:] if "t = type" not in line)]
+        head[1] = "        n = len(a0)"
+        at = head.index("            key = " + key)
+        head[at:at + 1] = (["            sum(a0)", "            key = tuple(sorted(a0))"]
+                           if free1 else ["            key = tuple(a0)"])
+        head += ["    else:", "        t = type(a0)", f"        n = {size}",
+                 f"        if n > {MEMO_KEY_ITEMS}:", f"            return inner({args})",
+                 "        w = WORK[0] - n", "        WORK[0] = w", "        if w < 0:",
+                 "            out_of_work()", "        if seen[2]:", "            seen[2] -= 1",
+                 f"            return inner({args})", "        try:",
+                 "            hit = get(a0)", "        except TypeError:",
+                 f"            return inner({args})", "        key = a0"]
+    src = "\n".join([
+        f"def _m({args}):",
+        *head,
         "    if hit is not None:",
         "        seen[1] += 1",
         "        cost = hit[1]",

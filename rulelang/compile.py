@@ -28,7 +28,7 @@ from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
 from .groups import Group
-from .hoist import UNSET, hset, invariant_calls
+from .hoist import UNSET, invariant_calls
 from .limits import (
     MAX_INLINE_TOTAL,
 )
@@ -138,8 +138,9 @@ class Compiler(Calls, Statements):
         it is reached in a pass of the comprehension, its slot read after that."""
         slot = self._hoisted.pop(id(n))
         f, t = meth(n, sc)
+        # stored and read back by a method of the frame, not a call of a Python function
         return self.gen(f"(F[{slot}] if F[{slot}] is not {self.k(UNSET)} else "
-                        f"{self.k(hset)}(F, {slot}, {{0}}))", f), t
+                        f"(F.__setitem__({slot}, {{0}}) or F[{slot}]))", f), t
 
     def e_Const(self, n: N.Const, sc: Scope) -> tuple[Fn, str]:
         v = n.value
@@ -464,7 +465,10 @@ class Compiler(Calls, Statements):
         return out, "bool"
 
     def e_Not(self, n: N.Not, sc: Scope) -> tuple[Fn, str]:
-        return self.gen("(not {0})", self.expr(n.operand, sc)[0]), "bool"
+        f = self.expr(n.operand, sc)[0]
+        out = self.gen("(not {0})", f)
+        out.parts = ("not", [f])  # a when's `not any(...)` a loop too (codegen.cond_lines)
+        return out, "bool"
 
     def e_Neg(self, n: N.Neg, sc: Scope) -> tuple[Fn, str]:
         f, t = self.expr(n.operand, sc)

@@ -235,7 +235,8 @@ class Deps:
     def _source(self, x: N.Node, me_ok: bool, args: dict[str, N.Node],
                 assigned: dict[str, N.Node], rebound: set[str]) -> set[str]:
         """The zone a moved card comes from: ``top(Z)``/``bottom(Z)``; before any card has
-        moved in the block, a name given such a card, or an argument chosen from a zone."""
+        moved in the block, a name given such a card, or an argument chosen from a zone (or
+        from a comprehension that only filters one)."""
         if isinstance(x, N.Call) and x.func in ("top", "bottom") and x.args \
                 and x.func not in self.functions:  # a function of that name hides the built-in
             return self._zone_key(x.args[0], me_ok)
@@ -243,7 +244,11 @@ class Deps:
             if x.id in assigned:
                 return self._source(assigned[x.id], me_ok, {}, {}, set())
             if x.id in args and x.id not in rebound:
-                return self._zone_key(args[x.id], me_ok)
+                opts = args[x.id]
+                if (isinstance(opts, N.Comprehension) and len(opts.clauses) == 1
+                        and isinstance(opts.elt, N.Name) and opts.elt.id == opts.clauses[0][0]):
+                    opts = opts.clauses[0][1]  # [c for c in Z if ...]: some of Z's cards
+                return self._zone_key(opts, me_ok)
         return {"z:" + z for z in self.zones}
 
     def step_writes(self, stmts: tuple[N.Node, ...] | None,

@@ -252,19 +252,19 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         round with ``round_only``) or ``decisions`` were made. The same game as the loop
         ``while not s.is_over(): s.apply_index(agents[p](s, p))``, without its calls per
         decision: a playout's or a simulation's loop. Returns the decisions made."""
-        per_seat = not callable(agents)
+        agent = None if not callable(agents) else agents
         left = -1 if decisions is None else decisions
         done = 0
         apply = self._apply_entry
-        stop = "round_over" if round_only else "game_over"
-        while left and self.status != stop:
-            if self.status != "play":  # a round over, not continued automatically
-                if not round_only:
+        unique = self._unique
+        while left:
+            if self.status != "play":
+                if self.status == "round_over" and not round_only:  # not continued
                     raise IllegalMove("no move can be played now")
-                break
+                break  # the game (or with round_only the round) is over
             p = self.actor
-            i = (agents[p] if per_seat else agents)(self, p)
-            if self._unique:
+            i = (agents[p] if agent is None else agent)(self, p)
+            if unique:
                 entries = self._entries
                 if entries is None:
                     self._compute_legal()
@@ -303,6 +303,33 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         self._apply_entry(*entry)
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
+        act = action.act
+        if act is None or self.record or action.step is None:
+            self._apply_general(action, args)
+            return
+        # the common step, written out: the whole step is one generated function (fuse.py);
+        # the same as _apply_general's path through it
+        self.decisions += 1
+        self.turn_decided = self.turns
+        WORK[0] = LIMIT[0] = self.max_work
+        trig_ok = self.triggers_clean
+        self.triggers_clean = False
+        self._entries = self._legal = self._legal_list = None
+        try:
+            if act(self, args, trig_ok):
+                self._finish_round()
+            if self.status == "round_over":
+                self._run_on()
+        except RecursionError:
+            raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
+                from None
+        except PY_ERRORS as e:
+            raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
+        self.work_done += self.max_work - WORK[0]
+        if self.work_done > MAX_GAME_WORK:
+            self._too_much_work()
+
+    def _apply_general(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
         self.turn_decided = self.turns
         # a fresh allowance for this step (its use is counted at its end)

@@ -9,12 +9,14 @@ written from fixed templates and constant names, executed by ``codegen``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .codegen import Namespace, Src, cond_lines, src_of
+from .codegen import LOCALS, Namespace, Src, cond_lines, frame_only_indexed, src_of
 from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
+from .hoist import UNSET
 from .runtime import NO_FRAME
 from .scope import Scope
 
@@ -31,17 +33,19 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         when = len(spans)
         spans.append(a.when_span)
-        lines += [f"        _a = {when}", f"        F = {frame}"]
+        lines.append(f"        _a = {when}")
         check = ["if len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added
-            lines += [*_when_test(a.when_src, " " * 8, ns),
-                      f"            out.append({ns.k((a, ()))})",
-                      *("            " + x for x in check)]
-            continue
-        lines += _nested_loops(a, ns, spans, when)
-        lines += ["        " + x for x in check]
+            block = [*_when_test(a.when_src, " " * 8, ns),
+                     f"            out.append({ns.k((a, ()))})",
+                     *("            " + x for x in check)]
+        else:
+            block = [*_nested_loops(a, ns, spans, when), *("        " + x for x in check)]
+        if re.search(r"\bF\b", "\n".join(block)):  # no frame where nothing reads one
+            lines.append(f"        F = {frame}")
+        lines += block
     k = ns.k(tuple(spans))
     lines += ["    except RulesError as e:",
               f"        _located(e, {k}[_a])",
@@ -74,16 +78,49 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
                             f"{pad}out.extend(S.pick_entries({ns.k(a)}, F, _o{i}))"]
         # every option tried is charged, whether its ``when`` passes or not: five card
         # arguments over a stock are 46^5 tests, of which the moves kept are few
+        resets, opts = _hoisted_locals(src_of(src, ns)[0], ns)
         lines += [f"{pad}_a = {len(spans) - 1}",
-                  f"{pad}_o{i} = {src_of(src, ns)[0]}",
+                  *(pad + r for r in resets),
+                  f"{pad}_o{i} = {opts}",
                   f"{pad}_a = {when}",
                   f"{pad}if type(_o{i}) is not list:",
                   f"{pad}    _o{i} = [_o{i}]",
                   f"{pad}for F[{slot}] in _work(_o{i}, {span}):"]
         pad += "    "
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
-    return lines + [*_when_test(a.when_src, pad, ns),
-                    f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+    lines += [*_when_test(a.when_src, pad, ns), f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+    if LOCALS and frame_only_indexed("\n".join(lines)):
+        # the arguments as Python locals (as codegen.local_slot): nothing hands the frame on
+        for arg in a.args:
+            ref = re.compile(r"\bF\[" + str(arg[3]) + r"\]")
+            lines = [ref.sub(f"_v{arg[3]}", line) for line in lines]
+    return lines
+
+
+_FILLS = re.compile(r"\(((?:F\.__setitem__\(\d+, _k\d+\) or )+)")
+
+
+def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:
+    """An argument's options whose comprehension starts by unmaking the slots of its hoisted
+    calls (``F.__setitem__(h, UNSET) or [...]``: hoist.py) with those slots as Python locals:
+    the resets as statements before it, each fill an assignment expression (as
+    ``codegen.local_slot``). Unchanged where the frame is handed on, or where Python
+    refuses an assignment expression (a comprehension's iterable)."""
+    m = _FILLS.match(src)
+    if not LOCALS or m is None or not frame_only_indexed(src):
+        return [], src
+    resets = re.findall(r"F\.__setitem__\((\d+), (_k\d+)\) or ", m.group(1))
+    if any(ns.ns.get(k) is not UNSET for _h, k in resets):
+        return [], src  # a let's value, not a hoisted call's slot
+    out = "(" + src[m.end():]
+    for h, _k in resets:
+        out = re.sub(r"\bF\[" + h + r"\]", f"_v{h}",
+                     out.replace(f"F.__setitem__({h}, ", f"(_v{h} := "))
+    try:
+        compile(f"def _t(S):\n    _o = {out}", "<check>", "exec")
+    except SyntaxError:
+        return [], src
+    return [f"_v{h} = {k}" for h, k in resets], out
 
 
 def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
@@ -149,6 +186,8 @@ def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | Non
         if form is not None:
             v, tree = form
             sc = Scope((v,))
+            # the mover: the actor, which the engine checked is a seat of the table
+            sc.sure.add(0)
             nerr = len(c.errors)
             fn, _t = c.expr(tree, sc)
             if len(c.errors) > nerr:  # not expected: the parts compiled before

@@ -83,6 +83,9 @@ class ActionDef:
     # (S, mover) -> the check of the triggers for ``step`` where some are asked of the mover
     # alone (see deps.plan); None: ``check_after``
     step_check: Fn | None = None
+    # (S, args, ok) -> the frame, the effects and ``step`` as one generated function (see
+    # fuse.act_function); None: the engine runs ``do`` then ``step``
+    act: Fn | None = None
     # how movekeys keys its legal entries (made when first needed): see movekeys._mode
     key_mode: tuple[str, str, int] | None = None
     # where each argument's options are written (``args:``), for errors raised listing them

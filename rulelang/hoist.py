@@ -36,12 +36,6 @@ class _Unset:
 UNSET = _Unset()
 
 
-def hset(F: list, i: int, v: Any) -> Any:
-    """Store a hoisted call's value in its slot and give it (an expression that assigns)."""
-    F[i] = v
-    return v
-
-
 def _bound(comp: N.Node) -> set[str]:
     """Every name bound anywhere inside the comprehension: its variables and those of the
     comprehensions, ``let``s and lambdas inside it (a conservative scope: a call naming any

@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import RuntimeRulesError
 from .game import ActionDef
+from .limits import MAX_GAME_WORK
 from .movekeys import distinct_entries, drop_repeats
 from .movetext import canon_move
 from .runtime import LIMIT, WORK
@@ -34,6 +35,8 @@ class LegalMoves:
     _moves: list[tuple[ActionDef, tuple]]
     _moves_of: Any
     _count_work: Callable[[], None]
+    _too_much_work: Callable[[], None]
+    work_done: int
     choice: Any
     pick_next: Callable[[], list]
     move_text: Callable[..., str]
@@ -78,7 +81,10 @@ class LegalMoves:
                     self._moves = self._moves_of = entries
             if self._unique and not self.game.moves_distinct:
                 entries = drop_repeats(self, entries)
-            self._count_work()
+            # _count_work, written out: this runs at every decision
+            self.work_done += self.max_work - WORK[0]
+            if self.work_done > MAX_GAME_WORK:
+                self._too_much_work()
             if not entries:
                 ph = self.game.phases[self.phase]
                 raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "

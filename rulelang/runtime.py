@@ -41,6 +41,7 @@ STATE_READS = frozenset({
     "record",  # whether messages are kept: log(...) texts are worked out only then
     # the flow's counters and limits, for an action's generated step (fuse.py)
     "steps", "round_steps", "total_turns", "max_round_steps", "max_game_steps",
+    "ring",  # the next seat each way (seats.py), while it is that of ``seated``
 })
 STATE_WRITES = frozenset({
     "dealer", "pending_end", "g", "ctr",

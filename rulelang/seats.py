@@ -28,18 +28,18 @@ class Seats(Teams):
     direction: int
     # (seated, next seat clockwise of each seat, anticlockwise): made from ``seated`` when
     # first asked and remade when it is replaced (it never changes in place)
-    _ring: tuple[Any, tuple[int, ...], tuple[int, ...]] = (None, (), ())
+    ring: tuple[Any, tuple[int, ...], tuple[int, ...]] = (None, (), ())
 
     def players(self) -> list[int]:
         return list(self.seated)
 
     def next_seat(self, s: int, k: int = 1) -> int:
         if k == 1 and type(s) is int and 0 <= s < self.n:  # the common case: a table lookup
-            ring = self._ring
+            ring = self.ring
             if ring[0] is not self.seated:
                 if not self.seated:
                     return self._step_seat(s, k, self.direction)
-                ring = self._ring = (self.seated,
+                ring = self.ring = (self.seated,
                                      tuple(self._step_seat(p, 1, 1) for p in range(self.n)),
                                      tuple(self._step_seat(p, 1, -1) for p in range(self.n)))
             return ring[1][s] if self.direction == 1 else ring[2][s]

@@ -34,8 +34,7 @@ class Statements:
         lines: list[str] = []
         self._block(ns, sc, lines, 2, spans)
         k = self.k(spans)
-        return self.cg.define("_s", [
-            "def _s(S, F):",
+        body = [
             "    _i = 0",
             "    try:",
             *lines,
@@ -45,7 +44,10 @@ class Statements:
             "        raise",
             "    except PY_ERRORS as e:",
             f"        raise RuntimeRulesError(_why(e), {k}[_i]) from None",
-        ], spans[0] if spans else None)
+        ]
+        fn = self.cg.define("_s", ["def _s(S, F):", *body], spans[0] if spans else None)
+        fn.body = body  # for an action's whole step, written as one function (fuse.py)
+        return fn
 
     def _block(self, ns: tuple[N.Node, ...], sc: Scope, out: list[str], ind: int,
                spans: list[Span]) -> None:

@@ -228,3 +228,31 @@ def test_any_and_all_of_a_written_out_lambda_are_loops_that_stop_at_the_answer(
     assert "go" in stop.new_state(None, seed=1, record=False).legal_moves()
     late = _load(tmp_path, "all([1, 2], x -> x == 1 and 1 // (x - 2) == 0)")
     assert "go" not in late.new_state(None, seed=1, record=False).legal_moves()
+
+
+@pytest.mark.parametrize("name", ["crazy-eights", "thirty-one"])
+def test_loop_variables_and_hoisted_slots_as_locals_play_the_same(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Statement loops (a when's any/all, a listing's arguments) keep their variables and the
+    slots of their hoisted calls in Python locals (codegen.local_slot): the same moves, work
+    and games as with every variable in the frame."""
+    from rulelang import codegen
+
+    fast = rulelang.load(name)
+    if name == "crazy-eights":  # draw's when: not any(playable(c) ...), top(discard) hoisted
+        src = "\n".join(text for text, _span in fast.generated.sources)
+        assert ":= " in src
+    monkeypatch.setattr(codegen, "LOCALS", False)
+    slow = rulelang.load(name)
+    for seed in range(2):
+        a = fast.new_state(4, seed=seed, record=False)
+        b = slow.new_state(4, seed=seed, record=False)
+        rng = random.Random(seed)
+        for _ in range(150):
+            if a.is_over():
+                break
+            assert a.num_moves() == b.num_moves() and a.work_done == b.work_done
+            i = int(rng.random() * a.num_moves())
+            a.apply_index(i)
+            b.apply_index(i)
+        assert a.result() == b.result() and a.work_done == b.work_done

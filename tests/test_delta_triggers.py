@@ -183,10 +183,12 @@ def _engine_path(game: Game) -> Game:
 
 
 def test_generated_steps_cover_plain_actions() -> None:
-    """rulelang/fuse.py writes the step of every Thirty-One action; a game with turn hooks
-    or phase enter effects keeps the engine's path where they run."""
-    game = rulelang.load("thirty-one")
-    assert all(a.step is not None for ph in game.phases.values() for a in ph.actions)
+    """rulelang/fuse.py writes the step of every Thirty-One action, and of Crazy Eights'
+    (whose turn has start effects), each with its effects as one function (``act``)."""
+    for name in ("thirty-one", "crazy-eights"):
+        game = rulelang.load(name)
+        assert all(a.step is not None and a.act is not None
+                   for ph in game.phases.values() for a in ph.actions)
 
 
 @pytest.mark.parametrize("limit", ["max_round_steps", "max_game_steps"])
