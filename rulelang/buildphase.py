@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .argopts import options_distinct
+from .argopts import Known, options_distinct
 from .codegen import Src, fn_of, frame_call
 from .compile import Compiler
 from .errors import Span
@@ -29,6 +29,8 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
     enter = b.effects(c, p.get("enter"), p.span_of("enter")) if p else None
     actions: list[ActionDef] = []
     adoc = (p or {}).get("actions") or YMap()
+    # what proving an argument's options distinct may look into (argopts.py)
+    known = Known(c.sym.functions, {"rank": c.sym.card_rank, "suit": c.sym.card_suit})
     for aname, a in adoc.items():
         aspan = adoc.key_span(aname)
         a = a or YMap()
@@ -56,7 +58,8 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
                          "from the other players; give the choices as a zone, a list of "
                          "cards or seats, a range, or a comprehension or filter over one",
                          argdoc.span_of(argname))
-            if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones):
+            if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones,
+                                    known):
                 distinct = False
             if fn is not None:
                 args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
