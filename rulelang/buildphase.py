@@ -14,6 +14,7 @@ from .compile import Compiler
 from .errors import Span
 from .flowgen import legal_function
 from .game import UNKNOWN, ActionDef, PhaseDef, card_kind
+from .hoist import hoist_listing, unhoist
 from .housecheck import is_house
 from .picks import make_pick, pick_count, pick_text
 from .scope import Scope
@@ -46,7 +47,13 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
             if isinstance(argexpr, YMap) or pick is not None:
                 pick, argexpr, at = pick_text(b, str(argname), argexpr, at, pick)
             tree = b.parse(argexpr, "expr", at) if argexpr is not None else None
-            fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+            # calls naming no argument before are made once per listing (hoist.py)
+            listed = (hoist_listing(c, tree, [x[0] for x in args], sc)
+                      if tree is not None and args and pick is None else [])
+            try:
+                fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+            finally:
+                unhoist(c, listed)
             if pick is not None and pick[1] is None:  # the whole choice: a list of items
                 pick, typ = (pick[0], _elem_type(typ)), f"list[{typ}]"
             slot = sc.new_slot(str(argname), _elem_type(typ))

@@ -195,7 +195,8 @@ class Calls:
         slot = sc.new_slot(var, elem_of(itt))
         if isinstance(itf, Src) and itf.src in SEAT_LISTS:
             sc.sure.add(slot)
-        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(comp)]
+        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(comp)
+                   if id(c) not in self._hoisted]
         self._hoisted.update(hoisted)
         self._comp_hoists.append(hoisted)
         try:

@@ -96,6 +96,8 @@ class Compiler(Calls, Statements):
         # the hoisted calls of each comprehension being compiled, innermost last: those found
         # in the bodies of functions inlined into it join its own (``hoist_inlined``)
         self._comp_hoists: list[list[tuple[int, int]]] = []
+        # slots of calls made once per listing (hoist.py): unset while None
+        self._listing_slots: set[int] = set()
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -131,8 +133,10 @@ class Compiler(Calls, Statements):
         it is reached in a pass of the comprehension, its slot read after that."""
         slot = self._hoisted.pop(id(n))
         f, t = meth(n, sc)
-        return self.gen(f"(F[{slot}] if F[{slot}] is not {self.k(UNSET)} else "
+        unset = "None" if slot in self._listing_slots else self.k(UNSET)
+        return self.gen(f"(F[{slot}] if F[{slot}] is not {unset} else "
                         f"{self.k(hset)}(F, {slot}, {{0}}))", f), t
+
 
     def e_Const(self, n: N.Const, sc: Scope) -> tuple[Fn, str]:
         v = n.value
@@ -358,7 +362,8 @@ class Compiler(Calls, Statements):
             sc.slots, sc.types = saved
 
     def _comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
-        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(n)]
+        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(n)
+                   if id(c) not in self._hoisted]  # (one made once per listing stays so)
         self._hoisted.update(hoisted)
         self._comp_hoists.append(hoisted)
         try:

@@ -76,6 +76,63 @@ def body_invariant_calls(body: N.Node, params: tuple[str, ...] | list[str]) -> l
     return _outermost([body], _bound(body) | set(params))
 
 
+def listing_invariant_calls(tree: N.Node, earlier: list[str]) -> list[N.Call]:
+    """The outermost calls in a later argument's options (``args:``) that name none of the
+    arguments before it nor the names bound inside it: the listing works the options out once
+    per option of the arguments before, and these give the same value each time (Ten
+    Pennies' ``by_use(hand[me], w)`` in a lay-off's cards, for each set on the table)."""
+    out: list[N.Call] = []
+    _invariant_in(tree, frozenset(earlier), out)
+    return out
+
+
+def _invariant_in(n: N.Node, bound: frozenset[str], out: list[N.Call]) -> None:
+    """The outermost calls under ``n`` whose free names (``_free``) are none of ``bound``:
+    the earlier arguments and the names bound around the call inside the tree."""
+    if isinstance(n, N.Call) and n.func not in CHEAP_CALLS and n.func != "super" and \
+            n.func not in DRAWS and not (_free(n) & bound):
+        out.append(n)
+    elif isinstance(n, N.Comprehension):
+        inner = bound
+        for var, it, cond in n.clauses:
+            _invariant_in(it, inner, out)
+            inner = inner | {var}
+            if cond is not None:
+                _invariant_in(cond, inner, out)
+        _invariant_in(n.elt, inner, out)
+    elif isinstance(n, N.Let):
+        _invariant_in(n.value, bound, out)
+        _invariant_in(n.body, bound | {n.name}, out)
+    elif isinstance(n, N.Lambda):
+        _invariant_in(n.body, bound | {n.param}, out)
+    else:
+        for ch in N.children(n):
+            _invariant_in(ch, bound, out)
+
+
+def _free(n: N.Node) -> set[str]:
+    """The names ``n`` reads from around it (not those it binds itself)."""
+    if isinstance(n, N.Name):
+        return {n.id}
+    if isinstance(n, N.Comprehension):
+        out: set[str] = set()
+        inner: set[str] = set()
+        for var, it, cond in n.clauses:
+            out |= _free(it) - inner
+            inner.add(var)
+            if cond is not None:
+                out |= _free(cond) - inner
+        return out | (_free(n.elt) - inner)
+    if isinstance(n, N.Let):
+        return _free(n.value) | (_free(n.body) - {n.name})
+    if isinstance(n, N.Lambda):
+        return _free(n.body) - {n.param}
+    out = set()
+    for ch in N.children(n):
+        out |= _free(ch)
+    return out
+
+
 def _outermost(stack: list[N.Node], bound: set[str]) -> list[N.Call]:
     out: list[N.Call] = []
     while stack:
@@ -100,6 +157,20 @@ def hoist_inlined(c: Any, uf: Any, body: Any) -> list[int]:
              for n in body_invariant_calls(uf.tree, uf.params)]
     c._hoisted.update(found)
     c._comp_hoists[-1].extend(found)
+    return [k for k, _slot in found]
+
+
+def hoist_listing(c: Any, tree: N.Node, earlier: list[str], sc: Any) -> list[int]:
+    """Before a later argument's options are compiled (buildphase.py): give its calls that
+    name none of the arguments before it (``listing_invariant_calls``) slots of the action's
+    frame, made the first time they are reached in one listing. Such a slot is unset while
+    None (``c._listing_slots``), as every frame the engine makes for an action starts as
+    None: a result that is None is simply made again. The keys to drop once it is compiled
+    (``unhoist``)."""
+    found = [(id(n), sc.new_slot(f"@listed{id(n)}"))
+             for n in listing_invariant_calls(tree, earlier)]
+    c._hoisted.update(found)
+    c._listing_slots.update(slot for _k, slot in found)
     return [k for k, _slot in found]
 
 
