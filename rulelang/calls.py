@@ -207,6 +207,7 @@ class Calls:
             for key, _slot in hoisted:
                 self._hoisted.pop(key, None)
         sc.slots, sc.types = saved
+        hoisted = [h for h in hoisted if h[1] in self._hoists_used]
         kids = [itf] + ([condf] if condf is not None else []) + [elt]
         cond_src = " if {1}" if condf is not None else ""
         span = self.k(comp.span)

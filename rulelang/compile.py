@@ -28,7 +28,7 @@ from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
 from .groups import Group
-from .hoist import UNSET, hset, invariant_calls
+from .hoist import UNSET, hset, invariant_calls, worth_a_slot
 from .limits import (
     MAX_INLINE_TOTAL,
 )
@@ -96,8 +96,8 @@ class Compiler(Calls, Statements):
         # the hoisted calls of each comprehension being compiled, innermost last: those found
         # in the bodies of functions inlined into it join its own (``hoist_inlined``)
         self._comp_hoists: list[list[tuple[int, int]]] = []
-        # slots of calls made once per listing (hoist.py): unset while None
-        self._listing_slots: set[int] = set()
+        self._listing_slots: set[int] = set()  # made once per listing: unset while None
+        self._hoists_used: set[int] = set()  # the slots hoisted code was given
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -133,6 +133,9 @@ class Compiler(Calls, Statements):
         it is reached in a pass of the comprehension, its slot read after that."""
         slot = self._hoisted.pop(id(n))
         f, t = meth(n, sc)
+        if not worth_a_slot(f):  # as cheap as reading the slot: left where it is
+            return f, t
+        self._hoists_used.add(slot)
         unset = "None" if slot in self._listing_slots else self.k(UNSET)
         return self.gen(f"(F[{slot}] if F[{slot}] is not {unset} else "
                         f"{self.k(hset)}(F, {slot}, {{0}}))", f), t
@@ -372,6 +375,7 @@ class Compiler(Calls, Statements):
             self._comp_hoists.pop()
             for key, _slot in hoisted:
                 self._hoisted.pop(key, None)
+        hoisted = [h for h in hoisted if h[1] in self._hoists_used]
         if not hoisted:
             return f, t
         resets = "".join(f"F.__setitem__({slot}, {self.k(UNSET)}) or " for _k, slot in hoisted)

@@ -12,13 +12,13 @@ Results, their order and errors are unchanged; only the work counted for the ste
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
+from .codegen import Src
 
-# calls as cheap as reading their slot: not worth one
-CHEAP_CALLS = frozenset({"size"})
 # calls that draw at random (cut(), in match.first_dealer alone): each call is a new draw
 DRAWS = frozenset(b.name for b in BUILTINS.values() if b.setup)
 
@@ -89,8 +89,7 @@ def listing_invariant_calls(tree: N.Node, earlier: list[str]) -> list[N.Call]:
 def _invariant_in(n: N.Node, bound: frozenset[str], out: list[N.Call]) -> None:
     """The outermost calls under ``n`` whose free names (``_free``) are none of ``bound``:
     the earlier arguments and the names bound around the call inside the tree."""
-    if isinstance(n, N.Call) and n.func not in CHEAP_CALLS and n.func != "super" and \
-            n.func not in DRAWS and not (_free(n) & bound):
+    if _hoistable(n) and not (_free(n) & bound):
         out.append(n)
     elif isinstance(n, N.Comprehension):
         inner = bound
@@ -133,13 +132,30 @@ def _free(n: N.Node) -> set[str]:
     return out
 
 
+def _hoistable(n: N.Node) -> bool:
+    """A call (not one that draws at random), or a reading of an item or an attribute
+    (``l[0].order``): worth a slot unless it compiles to no call at all (``hoisted_src``)."""
+    return (isinstance(n, N.Call) and n.func != "super" and n.func not in DRAWS) or \
+        isinstance(n, (N.Attr, N.Index))
+
+
+# Python calls that cost no more than reading a slot (``len(F[3])``, ``type(x)``)
+_CHEAP_CALL = re.compile(r"\b(?:len|type)\(")
+_ANY_CALL = re.compile(r"[\w\])]\(")
+
+
+def worth_a_slot(src: Any) -> bool:
+    """Whether compiled code is worth computing once per pass: it makes some call (a table
+    lookup, a slot, a constant or ``len`` of a slot are read as fast as the slot would be)."""
+    return not isinstance(src, Src) or _ANY_CALL.search(_CHEAP_CALL.sub("", src.src)) is not None
+
+
 def _outermost(stack: list[N.Node], bound: set[str]) -> list[N.Call]:
     out: list[N.Call] = []
     while stack:
         n = stack.pop()
-        if isinstance(n, N.Call) and n.func not in CHEAP_CALLS and n.func != "super" and \
-                n.func not in DRAWS and not any(isinstance(x, N.Name) and x.id in bound
-                                                for x in N.walk(n)):
+        if _hoistable(n) and not any(isinstance(x, N.Name) and x.id in bound
+                                     for x in N.walk(n)):
             out.append(n)
             continue
         stack.extend(N.children(n))
