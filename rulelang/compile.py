@@ -17,12 +17,7 @@ from itertools import chain
 from typing import Any, ClassVar
 
 from . import nodes as N
-from .builtins import (
-    ch,
-    charged,
-    contains,
-    nested,
-)
+from .builtins import SHORT_TEXT, ch, charged, contains, nested
 from .calls import Calls
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
@@ -544,7 +539,8 @@ class Compiler(Calls, Statements):
             if fs[i - 1][1] in FLAT_TYPES or fs[i][1] in FLAT_TYPES:
                 continue
             k = i - 1 if len(fs) == 2 and not _cheap(fs[i][0]) and _cheap(fs[0][0]) else i
-            parts[k] = (f"({{{k}}} if type({{{k}}}) is int else {chk}({{{k}}}))"
+            parts[k] = (f"({{{k}}} if type({{{k}}}) is int or type({{{k}}}) is str and "
+                        f"len({{{k}}}) <= {SHORT_TEXT} else {chk}({{{k}}}))"  # ch's no charge
                         if _cheap(fs[k][0]) else f"{chk}({{{k}}})")
         fmt = "(" + parts[0] + "".join(f" {o} {p}" for o, p in zip(ops, parts[1:])) + ")"
         return self.gen(fmt, *[f for f, _ in fs]), "bool"
