@@ -8,6 +8,11 @@ such call a frame slot, set to ``UNSET`` when the comprehension starts and fille
 the call is reached (lazily: a call that was only reached under a condition is still only made
 when the condition holds, so that an error it would raise is raised where it was before).
 Results, their order and errors are unchanged; only the work counted for the step is less.
+
+The same holds for readings of items and attributes (``l[0].order``) and ``size()`` where their
+code makes a call (``worth_a_slot``), and, one level up, for the calls in an action's later
+argument that name no argument before it: the listing works that argument out once per option
+of the ones before (``listing_invariant_calls``), so they are made once per listing.
 """
 
 from __future__ import annotations
