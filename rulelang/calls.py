@@ -197,6 +197,7 @@ class Calls:
             sc.sure.add(slot)
         hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(comp)
                    if id(c) not in self._hoisted]
+        self._hoists_used.difference_update(h for _k, h in hoisted)  # slots are reused
         self._hoisted.update(hoisted)
         self._comp_hoists.append(hoisted)
         try:

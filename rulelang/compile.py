@@ -135,7 +135,6 @@ class Compiler(Calls, Statements):
         return self.gen(f"(F[{slot}] if F[{slot}] is not {unset} else "
                         f"{self.k(hset)}(F, {slot}, {{0}}))", f), t
 
-
     def e_Const(self, n: N.Const, sc: Scope) -> tuple[Fn, str]:
         v = n.value
         t = ("bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "num"
@@ -362,6 +361,7 @@ class Compiler(Calls, Statements):
     def _comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(n)
                    if id(c) not in self._hoisted]  # (one made once per listing stays so)
+        self._hoists_used.difference_update(slot for _k, slot in hoisted)  # slots are reused
         self._hoisted.update(hoisted)
         self._comp_hoists.append(hoisted)
         try:

@@ -176,6 +176,7 @@ def hoist_inlined(c: Any, uf: Any, body: Any) -> list[int]:
         return []
     found = [(id(n), body.new_slot(f"@hoisted{id(n)}"))
              for n in body_invariant_calls(uf.tree, uf.params)]
+    c._hoists_used.difference_update(slot for _k, slot in found)  # slots are reused
     c._hoisted.update(found)
     c._comp_hoists[-1].extend(found)
     return [k for k, _slot in found]
