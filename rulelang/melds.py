@@ -19,11 +19,22 @@ from .limits import MAX_COLLECTION, MAX_MELDS
 from .runtime import WORK, charge, clipped_text, out_of_work
 
 
-def _key_texts(key: Callable[[Any], Any]) -> tuple[Callable[[int], str], dict[int, str]]:
+def _key_texts(key: Callable[[Any], Any], kept: dict[Any, dict[int, str]] | None = None
+               ) -> tuple[Callable[[int], str], dict[int, str]]:
     """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
     called once per card (in the order it was first needed) instead of once per look; and
-    the texts found so far."""
+    the texts found so far. A key that closes over nothing (``c -> c.rank``: generated code
+    reads the game and the frame only through closures) is a function of the card alone:
+    its texts are remembered in ``kept`` (the finders' own, by its code) for every call."""
     texts: dict[int, str] = {}
+    code = getattr(key, "__code__", None)
+    if kept is not None and code is not None and getattr(key, "__closure__", 0) is None:
+        got = kept.get(code)
+        if got is None:
+            if len(kept) > 64:  # keys of many rules files in one process: start afresh
+                kept.clear()
+            got = kept[code] = {}
+        texts = got
 
     def text(c: int) -> str:
         t = texts.get(c)
@@ -55,6 +66,7 @@ def _first_of_each(classes: list[list[int]], k: int) -> Any:
 def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
+    kept: dict[Any, dict[int, str]] = {}  # key texts of keys of the card alone (_key_texts)
     # the order cards of one meld are listed in: by rank order, then suit, then id
     place_of = [(order[c], suit[c] or "", c) for c in range(len(rank))]
     # ... as one number per card, which sorts faster than the tuples it stands for
@@ -133,7 +145,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         nat, wilds = split(cards, wild)
         known = None
         if key is not None:
-            key, known = _key_texts(key)
+            key, known = _key_texts(key, kept)
         hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
         ranks: dict[str, list[int]] = {}
         for c in nat:
@@ -146,8 +158,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             if key is None:
                 return [[c] for c in cs]
             classes: dict[str, list[int]] = {}
+            get = known.get  # type: ignore[union-attr]
             for c in cs:
-                classes.setdefault(key(c), []).append(c)
+                t = get(c)
+                classes.setdefault(key(c) if t is None else t, []).append(c)
             return list(classes.values())
 
         def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
