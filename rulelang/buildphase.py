@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .argopts import options_distinct
+from .argopts import Known, options_distinct
 from .codegen import Src, fn_of, frame_call
 from .compile import Compiler
 from .errors import Span
 from .flowgen import legal_function
 from .game import UNKNOWN, ActionDef, PhaseDef, card_kind
-from .hoist import listing_invariant_calls
+from .hoist import hoist_listing, unhoist, when_invariant_calls
 from .housecheck import is_house
 from .picks import make_pick, pick_count, pick_text
 from .scope import Scope
@@ -30,6 +30,8 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
     enter = b.effects(c, p.get("enter"), p.span_of("enter")) if p else None
     actions: list[ActionDef] = []
     adoc = (p or {}).get("actions") or YMap()
+    # what proving an argument's options distinct may look into (argopts.py)
+    known = Known(c.sym.functions, {"rank": c.sym.card_rank, "suit": c.sym.card_suit})
     for aname, a in adoc.items():
         aspan = adoc.key_span(aname)
         a = a or YMap()
@@ -45,7 +47,13 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
             if isinstance(argexpr, YMap) or pick is not None:
                 pick, argexpr, at = pick_text(b, str(argname), argexpr, at, pick)
             tree = b.parse(argexpr, "expr", at) if argexpr is not None else None
-            fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+            # calls naming no argument before are made once per listing (hoist.py)
+            listed = (hoist_listing(c, tree, [x[0] for x in args], sc)
+                      if tree is not None and args and pick is None else [])
+            try:
+                fn, typ = (c.expr(tree, sc) if tree is not None else (None, "any"))
+            finally:
+                unhoist(c, listed)
             if pick is not None and pick[1] is None:  # the whole choice: a list of items
                 pick, typ = (pick[0], _elem_type(typ)), f"list[{typ}]"
             slot = sc.new_slot(str(argname), _elem_type(typ))
@@ -58,7 +66,7 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
                          "cards or seats, a range, or a comprehension or filter over one",
                          argdoc.span_of(argname))
             if not options_distinct(tree, pick[1] if pick else _elem_type(typ), c.sym.zones,
-                                    c.sym.functions):
+                                    known):
                 distinct = False
             if fn is not None:
                 args.append((str(argname), fn_of(fn), _elem_type(typ), slot))
@@ -69,7 +77,7 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
         if "when" in a:
             tree = when_tree = b.parse(a["when"], "expr", a.span_of("when"))
             if tree is not None and args:  # tried once per option: calls no option changes
-                calls, scopes = listing_invariant_calls(tree, {arg[0] for arg in args})
+                calls, scopes = when_invariant_calls(tree, {arg[0] for arg in args})
                 c._held.update((id(k), sc.new_slot(f"@held{id(k)}")) for k in calls)
                 c._held_scopes.update(scopes)
             try:

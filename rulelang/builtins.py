@@ -68,6 +68,7 @@ def items_of(xs: Any) -> list:
 # compared item by item, and that is work
 _FLAT = frozenset({int, float, bool, type(None)})
 _FLAT_TEXT = _FLAT | {str}
+_TEXT = frozenset({str})
 _NUM = frozenset({int, float})
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)
 SHORT_TEXT = 64
@@ -260,6 +261,18 @@ def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
 def grouped(xs: list, keys: list) -> list:
     """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])``: the keys are hashed and
     compared (charged), the groups sorted by key."""
+    if _TEXT.issuperset(map(type, keys)) and "" not in keys:
+        # texts only (ranks, suits), none empty: compared()'s two charges written out
+        w = WORK[0] - sum(map(len, keys))
+        WORK[0] = w
+        if w < 0:
+            out_of_work()
+        by_text: dict[str, list] = {}
+        for k, x in zip(keys, xs):
+            by_text.setdefault(k, []).append(x)
+        order = sorted(by_text)
+        charge(len(order).bit_length() * sum(map(len, order)))
+        return [by_text[k] for k in order]
     compared(keys)
     groups: dict[Any, list] = {}
     for k, x in zip(keys, xs):

@@ -28,9 +28,9 @@ from .hoist import (
     hoist_inlined,
     hold,
     invariant_calls,
-    listing_invariant_calls,
     unhoist,
     variant_params,
+    when_invariant_calls,
 )
 from .lambdaloops import LOOPED, lambda_loop
 from .limits import (
@@ -209,7 +209,9 @@ class Calls:
         slot = sc.new_slot(var, elem_of(itt))
         if isinstance(itf, Src) and itf.src in SEAT_LISTS:
             sc.sure.add(slot)
-        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(comp)]
+        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(comp)
+                   if id(c) not in self._hoisted]
+        self._hoists_used.difference_update(h for _k, h in hoisted)  # slots are reused
         self._hoisted.update(hoisted)
         self._comp_hoists.append(hoisted)
         try:
@@ -220,6 +222,7 @@ class Calls:
             for key, _slot in hoisted:
                 self._hoisted.pop(key, None)
         sc.slots, sc.types = saved
+        hoisted = [h for h in hoisted if h[1] in self._hoists_used]
         kids = [itf] + ([condf] if condf is not None else []) + [elt]
         cond_src = " if {1}" if condf is not None else ""
         span = self.k(comp.span)
@@ -401,7 +404,7 @@ class Calls:
         where = self._held_scopes.get(id(node)) if node is not None else None
         if where is None:
             return []
-        calls, scopes = listing_invariant_calls(
+        calls, scopes = when_invariant_calls(
             uf.tree, variant_params(node, uf.params, where))  # type: ignore[arg-type]
         keys = [id(c) for c in calls]
         self._held.update((id(c), body.new_slot(f"@held{id(c)}")) for c in calls)

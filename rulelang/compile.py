@@ -17,18 +17,13 @@ from itertools import chain
 from typing import Any, ClassVar
 
 from . import nodes as N
-from .builtins import (
-    ch,
-    charged,
-    contains,
-    nested,
-)
+from .builtins import SHORT_TEXT, ch, charged, contains, nested
 from .calls import Calls
 from .codegen import Namespace, Src, fn_of, localize, src_of
-from .errors import CheckError, CheckWarning, RulesError, RuntimeRulesError, Span, did_you_mean
+from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
 from .groups import Group
-from .hoist import UNSET, invariant_calls
+from .hoist import UNSET, invariant_calls, worth_a_slot
 from .limits import (
     MAX_INLINE_TOTAL,
 )
@@ -51,6 +46,7 @@ from .scope import (
     is_scalar,
     join_src,
     mul_values,
+    never_equal,
     slot_of,
 )
 from .statements import Statements
@@ -101,6 +97,8 @@ class Compiler(Calls, Statements):
         # the hoisted calls of each comprehension being compiled, innermost last: those found
         # in the bodies of functions inlined into it join its own (``hoist_inlined``)
         self._comp_hoists: list[list[tuple[int, int]]] = []
+        self._listing_slots: set[int] = set()  # made once per listing: unset while None
+        self._hoists_used: set[int] = set()  # the slots hoisted code was given
 
     def gen(self, fmt: str, *kids: Any) -> Src:
         """Python source from a fixed template ``fmt`` with the children's source at {0}, {1}..."""
@@ -138,8 +136,12 @@ class Compiler(Calls, Statements):
         it is reached in a pass of the comprehension, its slot read after that."""
         slot = self._hoisted.pop(id(n))
         f, t = meth(n, sc)
+        if not worth_a_slot(f):  # as cheap as reading the slot: left where it is
+            return f, t
+        self._hoists_used.add(slot)
+        unset = "None" if slot in self._listing_slots else self.k(UNSET)
         # stored and read back by a method of the frame, not a call of a Python function
-        return self.gen(f"(F[{slot}] if F[{slot}] is not {self.k(UNSET)} else "
+        return self.gen(f"(F[{slot}] if F[{slot}] is not {unset} else "
                         f"(F.__setitem__({slot}, {{0}}) or F[{slot}]))", f), t
 
     def e_Const(self, n: N.Const, sc: Scope) -> tuple[Fn, str]:
@@ -366,7 +368,9 @@ class Compiler(Calls, Statements):
             sc.slots, sc.types = saved
 
     def _comprehension(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
-        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(n)]
+        hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(n)
+                   if id(c) not in self._hoisted]  # (one made once per listing stays so)
+        self._hoists_used.difference_update(slot for _k, slot in hoisted)  # slots are reused
         self._hoisted.update(hoisted)
         self._comp_hoists.append(hoisted)
         try:
@@ -375,6 +379,7 @@ class Compiler(Calls, Statements):
             self._comp_hoists.pop()
             for key, _slot in hoisted:
                 self._hoisted.pop(key, None)
+        hoisted = [h for h in hoisted if h[1] in self._hoists_used]
         if not hoisted:
             return f, t
         resets = "".join(f"F.__setitem__({slot}, {self.k(UNSET)}) or " for _k, slot in hoisted)
@@ -476,20 +481,6 @@ class Compiler(Calls, Statements):
             self.err(f"cannot negate {t}", n.span)
         return self.gen("(-{0})", f), t
 
-    def _never_equal(self, n: N.Compare, types: list[str]) -> None:
-        """A number compared with text (`hand_value(h) == '31'`) is never equal: such a
-        condition never holds, or always does, which is almost always a slip."""
-        for i, op in enumerate(n.ops):
-            pair = {types[i], types[i + 1]}
-            if op in ("==", "!=") and "str" in pair and pair & {"int", "num"}:
-                side = n.operands[i + 1] if types[i + 1] == "str" else n.operands[i]
-                lit = getattr(side, "value", None)
-                fix = (f" (write {lit}, not '{lit}')" if isinstance(lit, str)
-                       and lit.lstrip("-").replace(".", "", 1).isdigit() else "")
-                self.warnings.append(CheckWarning(
-                    f"a number compared with text is never equal: this '{op}' is always "
-                    f"{'false' if op == '==' else 'true'}{fix}", side.span))
-
     def e_BinOp(self, n: N.BinOp, sc: Scope) -> tuple[Fn, str]:
         a, at = self.expr(n.left, sc)
         b, bt = self.expr(n.right, sc)
@@ -514,7 +505,7 @@ class Compiler(Calls, Statements):
     def e_Compare(self, n: N.Compare, sc: Scope) -> tuple[Fn, str]:
         fs = [self.expr(x, sc) for x in n.operands]
         ops = n.ops
-        self._never_equal(n, [t for _, t in fs])
+        self.warnings.extend(never_equal(n, [t for _, t in fs]))
         if len(ops) == 1:
             (a, at), (b, bt) = fs
             op = ops[0]
@@ -546,7 +537,8 @@ class Compiler(Calls, Statements):
             if fs[i - 1][1] in FLAT_TYPES or fs[i][1] in FLAT_TYPES:
                 continue
             k = i - 1 if len(fs) == 2 and not _cheap(fs[i][0]) and _cheap(fs[0][0]) else i
-            parts[k] = (f"({{{k}}} if type({{{k}}}) is int else {chk}({{{k}}}))"
+            parts[k] = (f"({{{k}}} if type({{{k}}}) is int or type({{{k}}}) is str and "
+                        f"len({{{k}}}) <= {SHORT_TEXT} else {chk}({{{k}}}))"  # ch's no charge
                         if _cheap(fs[k][0]) else f"{chk}({{{k}}})")
         fmt = "(" + parts[0] + "".join(f" {o} {p}" for o, p in zip(ops, parts[1:])) + ")"
         return self.gen(fmt, *[f for f, _ in fs]), "bool"

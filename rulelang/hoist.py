@@ -8,18 +8,26 @@ such call a frame slot, set to ``UNSET`` when the comprehension starts and fille
 the call is reached (lazily: a call that was only reached under a condition is still only made
 when the condition holds, so that an error it would raise is raised where it was before).
 Results, their order and errors are unchanged; only the work counted for the step is less.
+
+The same holds for readings of items and attributes (``l[0].order``) and ``size()`` where their
+code makes a call (``worth_a_slot``), and, one level up, for the calls in an action's later
+argument that name no argument before it: the listing works that argument out once per option
+of the ones before (``listing_invariant_calls``), so they are made once per listing.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
+from .codegen import Src
 from .runtime import WORK, out_of_work
 
-# calls as cheap as reading their slot: not worth one
+# calls as cheap as reading their slot: not worth holding for a listing
 CHEAP_CALLS = frozenset({"size"})
+
 # calls that draw at random (cut(), in match.first_dealer alone): each call is a new draw
 DRAWS = frozenset(b.name for b in BUILTINS.values() if b.setup)
 
@@ -71,13 +79,86 @@ def body_invariant_calls(body: N.Node, params: tuple[str, ...] | list[str]) -> l
     return _outermost([body], _bound(body) | set(params))
 
 
+def listing_invariant_calls(tree: N.Node, earlier: list[str]) -> list[N.Call]:
+    """The outermost calls in a later argument's options (``args:``) that name none of the
+    arguments before it nor the names bound inside it: the listing works the options out once
+    per option of the arguments before, and these give the same value each time (Ten
+    Pennies' ``by_use(hand[me], w)`` in a lay-off's cards, for each set on the table)."""
+    out: list[N.Call] = []
+    _invariant_in(tree, frozenset(earlier), out)
+    return out
+
+
+def _invariant_in(n: N.Node, bound: frozenset[str], out: list[N.Call]) -> None:
+    """The outermost calls under ``n`` whose free names (``_free``) are none of ``bound``:
+    the earlier arguments and the names bound around the call inside the tree."""
+    if _hoistable(n) and not (_free(n) & bound):
+        out.append(n)
+    elif isinstance(n, N.Comprehension):
+        inner = bound
+        for var, it, cond in n.clauses:
+            _invariant_in(it, inner, out)
+            inner = inner | {var}
+            if cond is not None:
+                _invariant_in(cond, inner, out)
+        _invariant_in(n.elt, inner, out)
+    elif isinstance(n, N.Let):
+        _invariant_in(n.value, bound, out)
+        _invariant_in(n.body, bound | {n.name}, out)
+    elif isinstance(n, N.Lambda):
+        _invariant_in(n.body, bound | {n.param}, out)
+    else:
+        for ch in N.children(n):
+            _invariant_in(ch, bound, out)
+
+
+def _free(n: N.Node) -> set[str]:
+    """The names ``n`` reads from around it (not those it binds itself)."""
+    if isinstance(n, N.Name):
+        return {n.id}
+    if isinstance(n, N.Comprehension):
+        out: set[str] = set()
+        inner: set[str] = set()
+        for var, it, cond in n.clauses:
+            out |= _free(it) - inner
+            inner.add(var)
+            if cond is not None:
+                out |= _free(cond) - inner
+        return out | (_free(n.elt) - inner)
+    if isinstance(n, N.Let):
+        return _free(n.value) | (_free(n.body) - {n.name})
+    if isinstance(n, N.Lambda):
+        return _free(n.body) - {n.param}
+    out = set()
+    for ch in N.children(n):
+        out |= _free(ch)
+    return out
+
+
+def _hoistable(n: N.Node) -> bool:
+    """A call (not one that draws at random), or a reading of an item or an attribute
+    (``l[0].order``): worth a slot unless it compiles to no call at all (``hoisted_src``)."""
+    return (isinstance(n, N.Call) and n.func != "super" and n.func not in DRAWS) or \
+        isinstance(n, (N.Attr, N.Index))
+
+
+# Python calls that cost no more than reading a slot (``len(F[3])``, ``type(x)``)
+_CHEAP_CALL = re.compile(r"\b(?:len|type)\(")
+_ANY_CALL = re.compile(r"[\w\])]\(")
+
+
+def worth_a_slot(src: Any) -> bool:
+    """Whether compiled code is worth computing once per pass: it makes some call (a table
+    lookup, a slot, a constant or ``len`` of a slot are read as fast as the slot would be)."""
+    return not isinstance(src, Src) or _ANY_CALL.search(_CHEAP_CALL.sub("", src.src)) is not None
+
+
 def _outermost(stack: list[N.Node], bound: set[str]) -> list[N.Call]:
     out: list[N.Call] = []
     while stack:
         n = stack.pop()
-        if isinstance(n, N.Call) and n.func not in CHEAP_CALLS and n.func != "super" and \
-                n.func not in DRAWS and not any(isinstance(x, N.Name) and x.id in bound
-                                                for x in N.walk(n)):
+        if _hoistable(n) and not any(isinstance(x, N.Name) and x.id in bound
+                                     for x in N.walk(n)):
             out.append(n)
             continue
         stack.extend(N.children(n))
@@ -93,8 +174,23 @@ def hoist_inlined(c: Any, uf: Any, body: Any) -> list[int]:
         return []
     found = [(id(n), body.new_slot(f"@hoisted{id(n)}"))
              for n in body_invariant_calls(uf.tree, uf.params)]
+    c._hoists_used.difference_update(slot for _k, slot in found)  # slots are reused
     c._hoisted.update(found)
     c._comp_hoists[-1].extend(found)
+    return [k for k, _slot in found]
+
+
+def hoist_listing(c: Any, tree: N.Node, earlier: list[str], sc: Any) -> list[int]:
+    """Before a later argument's options are compiled (buildphase.py): give its calls that
+    name none of the arguments before it (``listing_invariant_calls``) slots of the action's
+    frame, made the first time they are reached in one listing. Such a slot is unset while
+    None (``c._listing_slots``), as every frame the engine makes for an action starts as
+    None: a result that is None is simply made again. The keys to drop once it is compiled
+    (``unhoist``)."""
+    found = [(id(n), sc.new_slot(f"@listed{id(n)}"))
+             for n in listing_invariant_calls(tree, earlier)]
+    c._hoisted.update(found)
+    c._listing_slots.update(slot for _k, slot in found)
     return [k for k, _slot in found]
 
 
@@ -138,30 +234,7 @@ def held(h: Held) -> Any:
     return h.v
 
 
-def free_names(n: N.Node) -> set[str]:
-    """The names ``n`` reads that it does not bind itself (lambdas, comprehensions, lets)."""
-    if isinstance(n, N.Name):
-        return {n.id}
-    if isinstance(n, N.Lambda):
-        return free_names(n.body) - {n.param}
-    if isinstance(n, N.Let):
-        return free_names(n.value) | (free_names(n.body) - {n.name})
-    if isinstance(n, N.Comprehension):
-        out: set[str] = set()
-        bound: set[str] = set()
-        for var, it, cond in n.clauses:
-            out |= free_names(it) - bound
-            bound.add(var)
-            if cond is not None:
-                out |= free_names(cond) - bound
-        return out | (free_names(n.elt) - bound)
-    out = set()
-    for k in N.children(n):
-        out |= free_names(k)
-    return out
-
-
-def listing_invariant_calls(tree: N.Node, variant: set[str]
+def when_invariant_calls(tree: N.Node, variant: set[str]
                             ) -> tuple[list[N.Call], dict[int, frozenset[str]]]:
     """The outermost calls in ``tree`` whose value no name in ``variant`` (the action's
     arguments, or an inlined function's parameters given them) can change, a ``let`` of such
@@ -174,13 +247,13 @@ def listing_invariant_calls(tree: N.Node, variant: set[str]
     def walk(n: N.Node, v: frozenset[str]) -> None:
         if isinstance(n, N.Call):
             if n.func not in CHEAP_CALLS and n.func != "super" and n.func not in DRAWS \
-                    and not free_names(n) & v:
+                    and not _free(n) & v:
                 found.append(n)
                 return
             scopes[id(n)] = v
         if isinstance(n, N.Let):
             walk(n.value, v)
-            inner = v | {n.name} if free_names(n.value) & v else v - {n.name}
+            inner = v | {n.name} if _free(n.value) & v else v - {n.name}
             walk(n.body, inner)
             return
         if isinstance(n, N.Lambda):
@@ -201,5 +274,5 @@ def listing_invariant_calls(tree: N.Node, variant: set[str]
 def variant_params(call: N.Call, params: tuple[str, ...], where: frozenset[str]) -> set[str]:
     """The parameters of an inlined function whose argument at ``call`` names a variant name
     (``where``: those where the call stands)."""
-    return {p for p, a in zip(params, call.args) if free_names(a) & where} | \
+    return {p for p, a in zip(params, call.args) if _free(a) & where} | \
         set(params[len(call.args):])

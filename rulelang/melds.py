@@ -19,10 +19,22 @@ from .limits import MAX_COLLECTION, MAX_MELDS
 from .runtime import WORK, charge, clipped_text, out_of_work
 
 
-def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
+def _key_texts(key: Callable[[Any], Any], kept: dict[Any, dict[int, str]] | None = None
+               ) -> tuple[Callable[[int], str], dict[int, str]]:
     """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
-    called once per card (in the order it was first needed) instead of once per look."""
+    called once per card (in the order it was first needed) instead of once per look; and
+    the texts found so far. A key that closes over nothing (``c -> c.rank``: generated code
+    reads the game and the frame only through closures) is a function of the card alone:
+    its texts are remembered in ``kept`` (the finders' own, by its code) for every call."""
     texts: dict[int, str] = {}
+    code = getattr(key, "__code__", None)
+    if kept is not None and code is not None and getattr(key, "__closure__", 0) is None:
+        got = kept.get(code)
+        if got is None:
+            if len(kept) > 64:  # keys of many rules files in one process: start afresh
+                kept.clear()
+            got = kept[code] = {}
+        texts = got
 
     def text(c: int) -> str:
         t = texts.get(c)
@@ -31,7 +43,7 @@ def _key_texts(key: Callable[[Any], Any]) -> Callable[[int], str]:
             t = texts[c] = key_text(v) if type(v) is list else repr(v)  # key_text, written out
         return t
 
-    return text
+    return text, texts
 
 
 # a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
@@ -54,6 +66,7 @@ def _first_of_each(classes: list[list[int]], k: int) -> Any:
 def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
+    kept: dict[Any, dict[int, str]] = {}  # key texts of keys of the card alone (_key_texts)
     # the order cards of one meld are listed in: by rank order, then suit, then id
     place_of = [(order[c], suit[c] or "", c) for c in range(len(rank))]
     # ... as one number per card, which sorts faster than the tuples it stands for
@@ -68,16 +81,25 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     # a deck with ranks of its own (decks.py) runs in the order it lists them
     own_order = any(r not in RUN_PLACE and r not in ("A", "JK") for r in rank)
 
-    def dedupe(options: list[list[int]], same: Any = None) -> list[list[int]]:
+    def dedupe(options: list[list[int]], same: Any = None,
+               known: dict[int, str] | None = None) -> list[list[int]]:
         """The options without repeats: equal names, or equal ``same`` keys, are one option
-        (the first seen is kept)."""
+        (the first seen is kept). ``known``: ``same``'s answers already worked out (the
+        finder's key texts), read without calling it."""
         seen: set[tuple] = set()
         out = []
         by_place = place.__getitem__
         nid = name_id.__getitem__
+        look = known.__getitem__ if known is not None else same
         for o in options:
             o.sort(key=by_place)  # every option is a new list of the finder's own
-            key = tuple(map(nid, o)) if same is None else tuple(sorted(map(same, o)))
+            if same is None:
+                key = tuple(map(nid, o))
+            else:
+                try:  # every card of an option had its key worked out when it was chosen
+                    key = tuple(sorted(map(look, o)))
+                except KeyError:
+                    key = tuple(sorted(map(same, o)))
             if key not in seen:
                 seen.add(key)
                 out.append(o)
@@ -121,8 +143,9 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                                     f"{max_wild}; a set has at least one card, and max_wild: "
                                     "is 0 or more")
         nat, wilds = split(cards, wild)
+        known = None
         if key is not None:
-            key = _key_texts(key)
+            key, known = _key_texts(key, kept)
         hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
         ranks: dict[str, list[int]] = {}
         for c in nat:
@@ -135,8 +158,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             if key is None:
                 return [[c] for c in cs]
             classes: dict[str, list[int]] = {}
+            get = known.get  # type: ignore[union-attr]
             for c in cs:
-                classes.setdefault(key(c), []).append(c)
+                t = get(c)
+                classes.setdefault(key(c) if t is None else t, []).append(c)
             return list(classes.values())
 
         def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
@@ -157,13 +182,20 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return _first_of_each(classes, k)
 
         wild_classes = classes_of(wilds) if key is not None else []
-        wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
-                        for k in range(0, min(max_wild, len(wilds)) + 1)}
+        if wilds:
+            wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
+                            for k in range(0, min(max_wild, len(wilds)) + 1)}
+        else:  # choices()'s one way to take no card of none, written out
+            WORK[0] -= 1  # charge(math.comb(0, 0))
+            if WORK[0] < 0:
+                out_of_work()
+            wild_choices = {0: [[]]}
         most_wild = max(wild_choices)
         # the ranks with enough cards for the smallest set, in the deck's order of ranks
         enough = [g for g in ranks.values() if len(g) + most_wild >= lo]
-        if len(enough) > 1:
-            enough.sort(key=lambda g: order[g[0]])
+        if len(enough) > 1:  # sort(key=lambda g: order[g[0]]), with no call per group
+            firsts = [order[g[0]] for g in enough]
+            enough = [enough[i] for i in sorted(range(len(enough)), key=firsts.__getitem__)]
         wild_items = list(wild_choices.items())
         for group in enough:
             group_classes: list[list[int]] | None = None  # keyed when first needed
@@ -195,7 +227,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         if all_wild:
             for size in range(lo, min(hi, len(wilds)) + 1):
                 out.extend(list(x) for x in choices(wilds, wild_classes, size))
-        return dedupe(out, key)
+        return dedupe(out, key, known)
 
     def positions(c: int, ace: str) -> list[int]:
         # places in the natural sequence A(low) 2 .. K A(high), whatever order the deck lists

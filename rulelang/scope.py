@@ -20,7 +20,7 @@ from .builtins import (
     nested,
 )
 from .codegen import Src
-from .errors import RuntimeRulesError, Span
+from .errors import CheckWarning, RuntimeRulesError, Span
 from .limits import (
     MAX_COLLECTION,
     MAX_NUMBER,
@@ -179,6 +179,24 @@ def join_src(a: str, b: str) -> str:
 
 def is_num(t: str) -> bool:
     return t in ("int", "num", "seat", "any")
+
+
+def never_equal(n: Any, types: list[str]) -> list[CheckWarning]:
+    """A number compared with text (`hand_value(h) == '31'`) is never equal: such a
+    condition never holds, or always does, which is almost always a slip (``n``: a
+    ``Compare``, ``types``: its operands' types)."""
+    out: list[CheckWarning] = []
+    for i, op in enumerate(n.ops):
+        pair = {types[i], types[i + 1]}
+        if op in ("==", "!=") and "str" in pair and pair & {"int", "num"}:
+            side = n.operands[i + 1] if types[i + 1] == "str" else n.operands[i]
+            lit = getattr(side, "value", None)
+            fix = (f" (write {lit}, not '{lit}')" if isinstance(lit, str)
+                   and lit.lstrip("-").replace(".", "", 1).isdigit() else "")
+            out.append(CheckWarning(
+                f"a number compared with text is never equal: this '{op}' is always "
+                f"{'false' if op == '==' else 'true'}{fix}", side.span))
+    return out
 
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import RuntimeRulesError
 from .limits import KEY_ITEMS, MAX_COLLECTION
-from .runtime import charge
+from .runtime import WORK, charge, out_of_work
 
 
 def _items_inside(xs: list, limit: int, message: str) -> int:
@@ -20,6 +20,8 @@ def _items_inside(xs: list, limit: int, message: str) -> int:
     is the error ``message``. Lists can share lists (``x = [x, x]`` sixty times is sixty small
     lists but 2^60 items), so the count stops at the limit."""
     n = len(xs)
+    if list not in map(type, xs):  # the common case: no lists inside (one C-level scan)
+        return n
     inner = [x for x in xs if type(x) is list]
     while inner:
         x = inner.pop()
@@ -59,6 +61,11 @@ def nested(xs: list) -> list:
     counted through the lists inside it. Lists can share lists: ``x = [x, x]`` sixty times is
     sixty small lists but 2^60 items, which ``==`` or ``distinct`` would walk for ever; with
     every list made this way bounded, every walk is. The count is charged as work."""
+    if list not in map(type, xs):  # no lists inside: its items, charged (charge(), written out)
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return xs
     charge(_items_inside(xs, MAX_COLLECTION, f"a list of more than {MAX_COLLECTION} items, "
                                              "counting the items of the lists inside it"))
     return xs

@@ -304,7 +304,7 @@ def test_options_proved_distinct_through_functions_lets_and_ifs() -> None:
     """``argopts.options_distinct`` follows ``if``, ``let``, rules functions, ``distinct()``,
     ``sort()`` and lists of at most one item; names inside a function body or a ``let`` are
     never trusted (a local may hide the seats or a zone)."""
-    from rulelang.argopts import options_distinct
+    from rulelang.argopts import Known, options_distinct
     from rulelang.parse import parse
     from rulelang.scope import UserFn
 
@@ -321,7 +321,7 @@ def test_options_proved_distinct_through_functions_lets_and_ifs() -> None:
         fn("deeper", ("p",), "if p > 0 then sizes(p) else []")]}
 
     def ok(text: str, typ: str = "int") -> bool:
-        return options_distinct(parse(text, "expr", span), typ, zones, functions)
+        return options_distinct(parse(text, "expr", span), typ, zones, Known(functions, {}))
 
     assert ok("if 1 > 0 then sizes(2) else []")
     assert ok("deeper(3)")
@@ -362,7 +362,7 @@ def test_calls_of_a_when_that_no_option_changes_are_made_once_per_listing(
         return any(Held in ph.legal.__globals__.values() for ph in game.phases.values())
 
     held = fresh_load(name)
-    monkeypatch.setattr(bp, "listing_invariant_calls", lambda tree, variant: ([], {}))
+    monkeypatch.setattr(bp, "when_invariant_calls", lambda tree, variant: ([], {}))
     plain = fresh_load(name)
     assert holds(held) and not holds(plain)
     assert play(held) == play(plain)
