@@ -68,7 +68,6 @@ def items_of(xs: Any) -> list:
 # compared item by item, and that is work
 _FLAT = frozenset({int, float, bool, type(None)})
 _FLAT_TEXT = _FLAT | {str}
-_TEXT = frozenset({str})
 _NUM = frozenset({int, float})
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)
 SHORT_TEXT = 64
@@ -261,7 +260,7 @@ def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
 def grouped(xs: list, keys: list) -> list:
     """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])``: the keys are hashed and
     compared (charged), the groups sorted by key."""
-    if _TEXT.issuperset(map(type, keys)) and "" not in keys:
+    if {str}.issuperset(map(type, keys)) and "" not in keys:
         # texts only (ranks, suits), none empty: compared()'s two charges written out
         w = WORK[0] - sum(map(len, keys))
         WORK[0] = w
@@ -430,16 +429,6 @@ def _index_of(xs: Any, x: Any) -> int:
     return xs.index(x)
 
 
-def _first(xs: Any) -> Any:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-        return xs[0] if xs else None
-    xs = items_of(xs)
-    return xs[0] if xs else None
-
-
 def _last(xs: Any) -> Any:
     xs = items_of(xs)
     return xs[-1] if xs else None
@@ -466,10 +455,8 @@ def _median(xs: Any) -> Any:
     return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
 
 
-def _b(name: str, mn: int, mx: int, kinds: str, ret: str, impl: Callable[..., Any] | None = None,
-       **kw: Any) -> Builtin:
-    return Builtin(name, mn, mx, kinds, ret, impl, **kw)
-
+def _b(name: str, mn: int, mx: int, kinds: str, ret: str, impl: Any = None, **kw: Any) -> Builtin:
+    return Builtin(name, mn, mx, kinds, ret, impl, **kw)  # (short, for the table below)
 
 BUILTINS: dict[str, Builtin] = {
     b.name: b
@@ -498,7 +485,7 @@ BUILTINS: dict[str, Builtin] = {
         _b("ceil", 1, 1, "x", "int", math.ceil),
         _b("top", 1, 2, "lx", "elem", _top, doc="the top card of a zone (none if empty)"),
         _b("bottom", 1, 2, "lx", "elem", _bottom),
-        _b("first", 1, 1, "l", "elem", _first),
+        _b("first", 1, 1, "l", "elem", _top),  # top(xs) of one argument
         _b("last", 1, 1, "l", "elem", _last),
         _b("lowest", 2, 2, "lf", "same", _lowest, doc="the items tied for the lowest f"),
         _b("highest", 2, 2, "lf", "same", _highest),
