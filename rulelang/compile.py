@@ -45,6 +45,7 @@ from .scope import (
     is_num,
     is_scalar,
     join_src,
+    mul_by_constant,
     mul_values,
     never_equal,
     slot_of,
@@ -497,7 +498,8 @@ class Compiler(Calls, Statements):
                 return self.gen(self.k(add_values) + "({0}, {1})", a, b), t
             return self.gen("({0} + {1})", a, b), t
         if op == "*":
-            return self.gen(self.k(mul_values) + "({0}, {1})", a, b), t
+            fmt = mul_by_constant(a, b, self.k(mul_values))
+            return self.gen(fmt or self.k(mul_values) + "({0}, {1})", a, b), t
         if op in ("-", "/", "//", "%"):
             return self.gen("({0} " + op + " {1})", a, b), "num" if op == "/" else t
         raise AssertionError(op)

@@ -224,6 +224,23 @@ def is_scalar(t: str) -> bool:
     return t in ("int", "num", "bool", "card", "seat", "str", "none", "phase")
 
 
+def mul_by_constant(a: Any, b: Any, k: str) -> str:
+    """``a * b`` where one side is a whole number written out and the other is read cheaply
+    twice (``is_local``): ``mul_values`` written out for a whole number within the bound
+    that keeps the product within 10^30 (the same result), a call for anything else (``k``:
+    ``mul_values``'s name); '' where it does not apply."""
+    consts = [re.fullmatch(r"\(?(-?\d+)\)?", f.src) if isinstance(f, Src) else None
+              for f in (a, b)]
+    for i, m in enumerate(consts):
+        other = (a, b)[1 - i]
+        if m is not None and is_local(other) and len(m.group(1)) < 20:
+            bound = MAX_NUMBER // max(1, abs(int(m.group(1))))
+            x = f"{{{1 - i}}}"
+            return (f"({{0}} * {{1}} if type({x}) is int and -{bound} <= {x} <= {bound} "
+                    f"else {k}({{0}}, {{1}}))")
+    return ""
+
+
 def mul_values(x: Any, y: Any) -> Any:
     if type(x) is int and type(y) is int:
         r = x * y

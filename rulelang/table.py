@@ -186,7 +186,7 @@ class Table(Tricks):
         # by value, so no effect that moves cards needs to tell): groups are never changed in
         # place, so the same objects serve again, in a new list
         got = self._gcache.get(container)
-        if got is not None and got[0] == zs and got[1] == [zones[z] for z in zs]:
+        if got is not None and got[0] == zs and got[1] == list(map(zones.__getitem__, zs)):
             charge(got[2])  # each group is a copy of its cards: charged as a list made
             return got[1][:]
         owner = self.zowner[container]
@@ -204,8 +204,8 @@ class Table(Tricks):
         zs = self.groups.get(container)
         if not zs:
             return 0
-        zones = self.zones
-        charge(len(zs) + sum([len(zones[z]) for z in zs]))
+        # (the groups' sizes summed in C: this runs in every condition that sizes a pile)
+        charge(len(zs) + sum(map(len, map(self.zones.__getitem__, zs))))
         return len(zs)
 
     def fx_meld(self, cards: Any, container: int) -> None:

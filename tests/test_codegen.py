@@ -256,3 +256,15 @@ def test_loop_variables_and_hoisted_slots_as_locals_play_the_same(
             a.apply_index(i)
             b.apply_index(i)
         assert a.result() == b.result() and a.work_done == b.work_done
+
+
+def test_a_product_with_a_written_out_number_is_bounded_as_before(tmp_path: Path) -> None:
+    # `y * 1000` of a local is written out (no call of mul_values) within the bound that keeps
+    # the product within 10^30; beyond it, the same error as the call gives
+    game = _game(tmp_path, "  huge(p): let x = 100000000000000; let y = x * x; y * 1000\n",
+                 "huge(me) > 1")
+    with pytest.raises(RuntimeRulesError, match="beyond 10"):
+        game.new_state(4, seed=1, record=False)
+    game = _game(tmp_path, "  half(p): let x = c[p] + 0.5; let y = x * 2; y * -3\n",
+                 "half(me) < 0")
+    assert game.new_state(4, seed=1, record=False).is_over()
