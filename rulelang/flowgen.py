@@ -85,7 +85,11 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
                   f"{pad}_a = {when}",
                   f"{pad}if type(_o{i}) is not list:",
                   f"{pad}    _o{i} = [_o{i}]",
-                  f"{pad}for F[{slot}] in _work(_o{i}, {span}):"]
+                  # runtime.work written out (one call less per argument listed)
+                  f"{pad}WORK[0] -= len(_o{i})",
+                  f"{pad}if WORK[0] < 0:",
+                  f"{pad}    _out_of_work({span})",
+                  f"{pad}for F[{slot}] in _o{i}:"]
         pad += "    "
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
     lines += [*_when_test(a.when_src, pad, ns), f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
