@@ -127,7 +127,7 @@ class Src:
     """A compiled expression as Python source; callable (compiled on first call) for code that
     still calls its children as closures."""
 
-    __slots__ = ("src", "depth", "ns", "fn", "parts")
+    __slots__ = ("src", "depth", "ns", "fn", "parts", "flat")
 
     def __init__(self, src: str, ns: Namespace, depth: int = 1) -> None:
         self.src = src
@@ -137,6 +137,9 @@ class Src:
         # how the expression is built, for ``cond_lines``: ("and" | "or" | "not", kids) or
         # ("any" | "all", slot, iterable, condition or None, element, span constant)
         self.parts: tuple | None = None
+        # a card's attribute read inline whose table holds only whole numbers and short texts:
+        # (the table's name, the card's source, its length, the fallback's name; scope.flat_search)
+        self.flat: tuple | None = None
 
     def func(self) -> Any:
         if self.fn is None:

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .builtins import (
+    SHORT_TEXT,
     Builtin,
     charge,
+    contains,
     nested,
 )
 from .codegen import Src
@@ -26,6 +28,7 @@ from .limits import (
     MAX_NUMBER,
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
+from .runtime import WORK, out_of_work
 
 Fn = Callable[[Any, list], Any]
 
@@ -147,6 +150,36 @@ def is_local(f: Any) -> bool:
 def inline_search(f: Any) -> bool:
     """Whether ``x in f`` charges its search inline (``f`` is read more than once then)."""
     return is_local(f)
+
+
+def flat_table(table: Any) -> bool:
+    """Whether every value of a card attribute's table is a whole number or a short text."""
+    return all(type(v) is int or (type(v) is str and len(v) <= SHORT_TEXT) for v in table)
+
+
+def flat_search(a: Any, op: str, k: Callable[[Any], str]) -> str:
+    """``a in b`` ({1}) of a card's attribute read inline (``a.flat``): for a card, its
+    table's value searched by ``search_flat`` (no checks of it), anything else through
+    ``contains(attr(o), b)`` as before (``k``: a constant's name); '' where it does not
+    apply."""
+    if not (isinstance(a, Src) and a.flat):
+        return ""
+    table, o, n, fa = a.flat
+    search, fn = k(search_flat), k(contains)
+    neg = "not " if op == "not in" else ""
+    return (f"({neg}{search}({table}[{o}], {{1}}) if type({o}) is int and 0 <= {o} < {n} "
+            f"else {neg}{fn}({fa}({o}), {{1}}))")
+
+
+def search_flat(x: Any, xs: Any) -> bool:
+    """``contains(x, xs)`` of a whole number or a short text ``x`` (a card's attribute from a
+    table holding only those), without its checks of ``x``: the same charge and answer."""
+    if type(xs) is list:
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return x in xs
+    return contains(x, xs)
 
 
 def slot_of(f: Src) -> int:

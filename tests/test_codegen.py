@@ -268,3 +268,14 @@ def test_a_product_with_a_written_out_number_is_bounded_as_before(tmp_path: Path
     game = _game(tmp_path, "  half(p): let x = c[p] + 0.5; let y = x * 2; y * -3\n",
                  "half(me) < 0")
     assert game.new_state(4, seed=1, record=False).is_over()
+
+
+def test_a_search_for_a_cards_attribute_checks_what_is_not_a_card(tmp_path: Path) -> None:
+    # `c.rank in w` of a card reads the rank table and searches without contains()'s checks of
+    # it (scope.search_flat); anything else goes through attr() and contains() as before
+    game = _game(tmp_path, "  odd(p): any([999999], c -> c.rank in ['A', 'K'])\n", "odd(me)")
+    with pytest.raises(RuntimeRulesError, match="not a card"):
+        game.new_state(4, seed=1, record=False)
+    game = _game(tmp_path, "  top_in(p): any(hand[p], c -> c.rank not in ['A', 'K'])\n",
+                 "top_in(me)")
+    assert game.new_state(4, seed=1, record=False).is_over()
