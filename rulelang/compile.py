@@ -39,8 +39,8 @@ from .scope import (
     add_values,
     concat,
     elem_of,
+    flat_attr,
     flat_search,
-    flat_table,
     index_value,
     inline_search,
     is_local,
@@ -272,11 +272,10 @@ class Compiler(Calls, Statements):
         fa = self.k(attr)
         if ctable is not None and is_local(obj):
             # mostly a card: look it up inline, call for anything else
-            out = self.gen(f"({self.k(ctable)}[{{0}}] if type({{0}}) is int and "
-                           f"0 <= {{0}} < {len(ctable)} else {fa}({{0}}))", obj)
-            out.flat = flat_table(ctable) and (self.k(ctable), obj.src, len(ctable), fa)
-            return out, "any"
-        return self.gen(fa + "({0})", obj), "any"
+            return flat_attr(self.gen(f"({self.k(ctable)}[{{0}}] if type({{0}}) is int and "
+                                      f"0 <= {{0}} < {len(ctable)} else {fa}({{0}}))", obj),
+                             ctable, self.k, fa, obj), "any"
+        return flat_attr(self.gen(fa + "({0})", obj), ctable, self.k, fa, obj, False), "any"
 
     def e_Index(self, n: N.Index, sc: Scope) -> tuple[Fn, str]:
         sym = self.sym
@@ -521,8 +520,8 @@ class Compiler(Calls, Statements):
                 raise AssertionError(op)
             if op in ("in", "not in") and at not in FLAT_TYPES:
                 # a list, text or record searched for: compared item by item, and charged
-                return self.gen(flat_search(a, op, self.k) or ("(not " if op == "not in" else
-                                "(") + self.k(contains) + "({0}, {1}))", a, b), "bool"
+                return self.gen(flat_search(a, b, op, self.k) or ("(not " if op == "not in"
+                                else "(") + self.k(contains) + "({0}, {1}))", a, b), "bool"
             if op in ("in", "not in"):  # a search of a list is charged to the step's work
                 if inline_search(b):
                     # charged(xs), written out (no Python call): xs is read more than once

@@ -157,18 +157,42 @@ def flat_table(table: Any) -> bool:
     return all(type(v) is int or (type(v) is str and len(v) <= SHORT_TEXT) for v in table)
 
 
-def flat_search(a: Any, op: str, k: Callable[[Any], str]) -> str:
-    """``a in b`` ({1}) of a card's attribute read inline (``a.flat``): for a card, its
-    table's value searched by ``search_flat`` (no checks of it), anything else through
+def flat_attr(out: Src, table: Any, k: Callable[[Any], str], fa: str, obj: Any,
+              inline: bool = True) -> Src:
+    """``out``, a card's attribute read of ``obj`` (inline, or by ``fa`` of any value where
+    not ``inline``), marked ``flat`` where its table holds only whole numbers and short
+    texts (for ``flat_search``)."""
+    if table is not None and flat_table(table) and isinstance(obj, Src):
+        out.flat = (k(table), obj.src if inline else None, len(table), fa, obj)
+    return out
+
+
+def flat_search(a: Any, b: Any, op: str, k: Callable[[Any], str]) -> str:
+    """``a in b`` ({0} in {1}) of a card's attribute marked ``flat``: for a card, its table's
+    value searched by ``search_flat`` (no checks of it), anything else through
     ``contains(attr(o), b)`` as before (``k``: a constant's name); '' where it does not
-    apply."""
+    apply. An attribute of a value that is no local is read in ``search_attr``, where ``b``
+    is a local (read before the attribute then, which cannot fail)."""
     if not (isinstance(a, Src) and a.flat):
         return ""
-    table, o, n, fa = a.flat
-    search, fn = k(search_flat), k(contains)
+    table, o, n, fa, obj = a.flat
     neg = "not " if op == "not in" else ""
+    if o is None:  # the value's source once, where {0} (the whole reading) stood
+        if not inline_search(b):
+            return ""
+        src = obj.src.replace("{", "{{").replace("}", "}}")  # a template for Compiler.gen
+        return f"({neg}{k(search_attr)}({table}, {n}, {fa}, {src}, {{1}}))"
+    search, fn = k(search_flat), k(contains)
     return (f"({neg}{search}({table}[{o}], {{1}}) if type({o}) is int and 0 <= {o} < {n} "
             f"else {neg}{fn}({fa}({o}), {{1}}))")
+
+
+def search_attr(table: Any, n: int, fa: Any, o: Any, xs: Any) -> bool:
+    """``contains(fa(o), xs)`` (``fa``: the attribute's reader) with a card's value read from
+    its ``table`` (whole numbers and short texts) and searched by ``search_flat``."""
+    if type(o) is int and 0 <= o < n:
+        return search_flat(table[o], xs)
+    return contains(fa(o), xs)
 
 
 def search_flat(x: Any, xs: Any) -> bool:

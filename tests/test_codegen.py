@@ -279,3 +279,12 @@ def test_a_search_for_a_cards_attribute_checks_what_is_not_a_card(tmp_path: Path
     game = _game(tmp_path, "  top_in(p): any(hand[p], c -> c.rank not in ['A', 'K'])\n",
                  "top_in(me)")
     assert game.new_state(4, seed=1, record=False).is_over()
+    # the attribute of a value that is no local (scope.search_attr): a record, a number
+    game = _game(tmp_path, "  rec(p, w): \"[{rank: 'A'}][0].rank in w and hand[p][0].rank in w\"\n"
+                 "  any_rec(p): rec(p, ['A', '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', "
+                 "'Q', 'K'])\n", "any_rec(me)")
+    assert game.new_state(4, seed=1, record=False).is_over()
+    game = _game(tmp_path, "  num(xs, w): xs[0].rank in w\n  n2(p): num([999999], ['A'])\n",
+                 "n2(me)")
+    with pytest.raises(RuntimeRulesError, match="not a card"):
+        game.new_state(4, seed=1, record=False)
