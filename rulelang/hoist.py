@@ -82,8 +82,8 @@ def body_invariant_calls(body: N.Node, params: tuple[str, ...] | list[str]) -> l
 def listing_invariant_calls(tree: N.Node, earlier: list[str]) -> list[N.Call]:
     """The outermost calls in a later argument's options (``args:``) that name none of the
     arguments before it nor the names bound inside it: the listing works the options out once
-    per option of the arguments before, and these give the same value each time (Ten
-    Pennies' ``by_use(hand[me], w)`` in a lay-off's cards, for each set on the table)."""
+    per option of the arguments before, and these give the same value each time
+    (``by_use(hand[me], w)`` in the cards added to a group, for each group on the table)."""
     out: list[N.Call] = []
     _invariant_in(tree, frozenset(earlier), out)
     return out
