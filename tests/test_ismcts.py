@@ -24,6 +24,9 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
     ("ismcts:200ms", {"iterations": None, "ms": 200}),
     ("ismcts:50:greedy", {"iterations": 50, "rollout": "greedy"}),
     ("ISMCTS:50:c=1.5", {"iterations": 50, "c": 1.5}),
+    ("ismcts:50", {"value": "scaled", "known": True}),
+    ("ismcts:50:place:uniform:deep", {"value": "place", "known": False, "deep": True}),
+    ("ismcts:50:turn", {"deep": False}),
 ])
 def test_specs(spec: str, want: dict) -> None:
     got = parse_spec(spec)
