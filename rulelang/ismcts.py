@@ -53,7 +53,9 @@ UCT_C = 0.7  # exploration constant for rewards in [0, 1]
 POLICIES = ("random", "greedy")
 GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few steps)
 GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_index)
-DEEP = True  # the tree holds the seat's later moves too (see ISMCTSAgent.deep)
+GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
+GUARD = 1.0  # standard errors by which the search must beat the policy's move to overrule it
+DEEP = False  # the tree holds the seat's later moves too (see ISMCTSAgent.deep)
 
 
 def parse_spec(spec: str) -> dict[str, Any]:
@@ -69,7 +71,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
         raise UsageError(f"not an ismcts agent: '{spec}'")
     out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "greedy",
                            "c": UCT_C, "opponents": "policy", "value": "scaled", "known": True,
-                           "deep": DEEP}
+                           "deep": DEEP, "guard": GUARD}
     for p in parts[1:]:
         if p in POLICIES:
             out["rollout"] = p
@@ -81,6 +83,14 @@ def parse_spec(spec: str) -> dict[str, Any]:
             out["known"] = False
         elif p in ("turn", "deep"):
             out["deep"] = p == "deep"
+        elif p.startswith("guard="):
+            try:
+                z = float(p[6:])
+            except ValueError:
+                z = -1.0
+            if not 0 <= z <= 100:
+                raise UsageError(f"ismcts: guard= takes a number from 0 to 100, not '{p[6:]}'")
+            out["guard"] = z
         elif p.startswith("c="):
             try:
                 c = float(p[2:])
@@ -98,7 +108,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
                 f"ismcts: '{p}' is not a budget or a setting; write ismcts:ITERATIONS "
                 f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
                 f":greedy or :random (the playouts), :tree (search the other seats' moves "
-                f"too), :c=NUMBER (exploration), :place, :uniform, :turn or :deep "
+                f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :turn or :deep "
                 f"(docs/agents.md)")
     return out
 
@@ -124,7 +134,8 @@ class ISMCTSAgent:
     def __init__(self, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  ms: int | None = None, rollout: str = "greedy", c: float = UCT_C,
                  budget: int | None = None, opponents: str = "policy", value: str = "scaled",
-                 known: bool = True, deep: bool | None = None) -> None:
+                 known: bool = True, deep: bool | None = None,
+                 guard: float | None = None) -> None:
         self.rng = random.Random(seed)
         self.opponents = opponents
         self.iterations = iterations
@@ -142,6 +153,9 @@ class ISMCTSAgent:
         # plays on from there); True: its later moves too
         self.deep = DEEP if deep is None else deep
         self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
+        # the greedy policy's move is played unless another's mean beats it by this many
+        # standard errors (0: the most visited move, as plain IS-MCTS)
+        self.guard = GUARD if guard is None else guard
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -160,6 +174,9 @@ class ISMCTSAgent:
         left = self.budget
         done = 0
         self.lo, self.hi = math.inf, -math.inf
+        self._left = left
+        default = self._default(state, seat, h, n) if self.guard else None
+        left = self._left
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -203,9 +220,43 @@ class ISMCTSAgent:
         best = max(range(n), key=lambda i: (root.child[root_moves[i]].visits
                                             if root_moves[i] in root.child else -1,
                                             -i))
+        if default is not None and default != best and root_moves[default] in root.child \
+                and root_moves[best] in root.child:
+            # the policy's own move unless the search found a better one beyond its noise
+            eb, ed = root.child[root_moves[best]], root.child[root_moves[default]]
+            mb, md = self._mean(eb), self._mean(ed)
+            noise = math.sqrt(max(mb * (1 - mb), 0.01) / eb.visits
+                              + max(md * (1 - md), 0.01) / max(1, ed.visits))
+            if mb - md < self.guard * noise:
+                best = default
         if root_moves[best] not in root.child:  # nothing was learnt: any move
             return int(self.rng.random() * n)
         return best
+
+    def _default(self, state: Any, seat: int, h: Any, n: int) -> int | None:
+        """The move the greedy policy plays here, judged as the ``greedy`` bot judges (the
+        mean heuristic one step ahead over ``GREEDY_SAMPLES`` samples): None without a
+        heuristic or when a sample cannot be judged. Its work comes out of the budget."""
+        if h is None:
+            return None
+        totals = [0.0] * n
+        try:
+            for _ in range(GREEDY_SAMPLES):
+                w = state.determinize(seat, self.rng, self.known)
+                w.auto_continue = False
+                w.work_done = 0
+                w.max_work = min(w.max_work, self._left)
+                if w.num_moves() != n:
+                    return None
+                for i in range(n):
+                    s = w.clone(share_rng=True)
+                    s.apply_index(i)
+                    w.work_done = s.work_done
+                    totals[i] += self._judge(w, h, s, seat)
+                self._left -= max(1, w.work_done)
+        except (OutOfWork, RulesError):
+            return None
+        return max(range(n), key=lambda i: (totals[i], -i))
 
     def _descend(self, world: Any, node: _Edge, seat: int, h: Any) -> list[tuple[_Edge, int]]:
         """Selection and expansion in one sampled world: the edges taken, each with the seat
