@@ -5,8 +5,9 @@ from the bot's own view (``State.determinize``: the cards it cannot see dealt ag
 places), walks the one tree of the search in that world — choosing among the moves legal
 *there* by UCB1 with availability counts — adds one node, plays the world on to the end of the
 round by the playout policy, and credits every move on the path with the result for the seat
-that made it. The move most visited at the root is played. Moves are told apart by their
-texts, so a move means the same thing in every sampled world; the playouts go by index.
+that made it. The move most visited at the root is played (but see the guard below).
+Moves are told apart by their texts, so a move means the same thing in every sampled world;
+the playouts go by index.
 
 Whose moves the tree holds: by default only the searching seat's. The other seats play by the
 playout policy wherever they move, in the tree's part of an iteration too (``:tree``: their
@@ -19,17 +20,27 @@ Galperin 1996). The playouts are greedy by default (``:random``): each step play
 for its mover by the rules file's ``heuristic``, one step ahead in the sampled world, judged
 among at most ``GREEDY_CANDIDATES`` moves, for at most ``GREEDY_DEPTH`` decisions.
 
-What a playout is worth to a seat: its share of the win when the match ended in it, else its
-place among the seats still in play by how much the rules file's ``heuristic`` rose for it
-during the playout (1 for the most, 0 for the least, ties shared; 0.5 for all without a
-heuristic). A place is scale-free (no game's heuristic needs to be normalised), and a change
-says what the moves did, not where the match already stood.
+What a playout is worth to a seat: its share of the win when the match ended in it (0 for a
+seat put out of play), else how much more the rules file's ``heuristic`` rose for it during the
+playout than for the other seats in play on average, scaled to [0, 1] by the range of such
+differences met in this decision (``_mean``). Scaled, not ranked: a place (``:place``, the
+earlier way) told "lost one life" from "lost two" no better than "lost" from "won", so a
+gamble whose failure costs double looked as good as a safe move (the search ended rounds
+early with weak hands); a change, not a level, so where the match already stood does not count.
+
+Samples (``State.determinize``) keep the cards the seat saw go into a hidden place there (a
+card another seat took from a face-up pile stays in its hand: known.py; ``:uniform`` deals
+every unseen card anew). The tree stops where another seat moves (``:deep`` keeps the seat's
+later moves in it too). And the move played is the greedy policy's own (judged as the
+``greedy`` bot judges) unless the search found another better by ``guard`` standard errors:
+a few hundred iterations estimate a move's worth to a few hundredths, and a search that plays
+its noisy best plays worse than the policy it improves on wherever the moves differ by less.
 
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
 reproducible), and always a budget of work (``limits.ISMCTS_WORK``, ``--bot-work``) that
 bounds what a hostile rules file can make one decision cost. A random playout stops after
-``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic's places):
+``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic):
 a round of a shedding game between random players can last ~600 decisions, and a search
 plays a thousand of them.
 """
@@ -83,22 +94,15 @@ def parse_spec(spec: str) -> dict[str, Any]:
             out["known"] = False
         elif p in ("turn", "deep"):
             out["deep"] = p == "deep"
-        elif p.startswith("guard="):
+        elif p.startswith(("guard=", "c=")):
+            key, _, text = p.partition("=")
             try:
-                z = float(p[6:])
+                x = float(text)
             except ValueError:
-                z = -1.0
-            if not 0 <= z <= 100:
-                raise UsageError(f"ismcts: guard= takes a number from 0 to 100, not '{p[6:]}'")
-            out["guard"] = z
-        elif p.startswith("c="):
-            try:
-                c = float(p[2:])
-            except ValueError:
-                c = -1.0
-            if not 0 <= c <= 100:
-                raise UsageError(f"ismcts: c= takes a number from 0 to 100, not '{p[2:]}'")
-            out["c"] = c
+                x = -1.0
+            if not 0 <= x <= 100:
+                raise UsageError(f"ismcts: {key}= takes a number from 0 to 100, not '{text}'")
+            out[key] = x
         elif p.endswith("ms") and p[:-2].isdigit() and 1 <= int(p[:-2]) <= MAX_MS:
             out["ms"], out["iterations"] = int(p[:-2]), None
         elif p.isdigit() and 1 <= int(p) <= MAX_ITERATIONS:
