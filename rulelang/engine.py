@@ -145,6 +145,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         self.loc = [game.home_zone] * ncards
         self.face = [self.zface[game.home_zone]] * ncards
         self.placer = [-1] * ncards if VIS_CODE["placer"] in self.zvis else None
+        self.known = None  # kept only when a bot asks (known.py)
         self.zones[game.home_zone] = list(range(ncards))
         try:
             match_setup(self)
@@ -424,6 +425,8 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         s.face = self.face[:]
         if self.placer is not None:
             s.placer = self.placer[:]
+        if self.known is not None:
+            s.known = self.known[:]
         s.active = self.active[:]
         s.g = self.g[:]
         s.ctr = [row[:] for row in self.ctr]
@@ -447,9 +450,10 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         """What ``seat`` may see (``views.view``)."""
         return views.view(self, seat)
 
-    def determinize(self, seat: int, rng: random.Random) -> State:
-        """A sample of the hidden cards as ``seat`` may imagine them (``views.determinize``)."""
-        return views.determinize(self, seat, rng)  # type: ignore[no-any-return]
+    def determinize(self, seat: int, rng: random.Random, known: bool = False) -> State:
+        """A sample of the hidden cards as ``seat`` may imagine them (``views.determinize``;
+        ``known``: the cards it saw go into hidden zones kept there, known.py)."""
+        return views.determinize(self, seat, rng, known)  # type: ignore[no-any-return]
 
     def forget_legal(self) -> None:
         """Drop the legal moves worked out so far (the position changed under them)."""

@@ -5,8 +5,9 @@ from the bot's own view (``State.determinize``: the cards it cannot see dealt ag
 places), walks the one tree of the search in that world — choosing among the moves legal
 *there* by UCB1 with availability counts — adds one node, plays the world on to the end of the
 round by the playout policy, and credits every move on the path with the result for the seat
-that made it. The move most visited at the root is played. Moves are told apart by their
-texts, so a move means the same thing in every sampled world; the playouts go by index.
+that made it. The move most visited at the root is played (but see the guard below).
+Moves are told apart by their texts, so a move means the same thing in every sampled world;
+the playouts go by index.
 
 Whose moves the tree holds: by default only the searching seat's. The other seats play by the
 playout policy wherever they move, in the tree's part of an iteration too (``:tree``: their
@@ -19,17 +20,27 @@ Galperin 1996). The playouts are greedy by default (``:random``): each step play
 for its mover by the rules file's ``heuristic``, one step ahead in the sampled world, judged
 among at most ``GREEDY_CANDIDATES`` moves, for at most ``GREEDY_DEPTH`` decisions.
 
-What a playout is worth to a seat: its share of the win when the match ended in it, else its
-place among the seats still in play by how much the rules file's ``heuristic`` rose for it
-during the playout (1 for the most, 0 for the least, ties shared; 0.5 for all without a
-heuristic). A place is scale-free (no game's heuristic needs to be normalised), and a change
-says what the moves did, not where the match already stood.
+What a playout is worth to a seat: its share of the win when the match ended in it (0 for a
+seat put out of play), else how much more the rules file's ``heuristic`` rose for it during the
+playout than for the other seats in play on average, scaled to [0, 1] by the range of such
+differences met in this decision (``_mean``). Scaled, not ranked: a place (``:place``, the
+earlier way) told "lost one life" from "lost two" no better than "lost" from "won", so a
+gamble whose failure costs double looked as good as a safe move (the search ended rounds
+early with weak hands); a change, not a level, so where the match already stood does not count.
+
+Samples (``State.determinize``) keep the cards the seat saw go into a hidden place there (a
+card another seat took from a face-up pile stays in its hand: known.py; ``:uniform`` deals
+every unseen card anew). The tree stops where another seat moves (``:deep`` keeps the seat's
+later moves in it too). And the move played is the greedy policy's own (judged as the
+``greedy`` bot judges) unless the search found another better by ``guard`` standard errors:
+a few hundred iterations estimate a move's worth to a few hundredths, and a search that plays
+its noisy best plays worse than the policy it improves on wherever the moves differ by less.
 
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
 reproducible), and always a budget of work (``limits.ISMCTS_WORK``, ``--bot-work``) that
 bounds what a hostile rules file can make one decision cost. A random playout stops after
-``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic's places):
+``limits.ISMCTS_PLAYOUT`` decisions and is judged where it stands (by the heuristic):
 a round of a shedding game between random players can last ~600 decisions, and a search
 plays a thousand of them.
 """
@@ -53,31 +64,45 @@ UCT_C = 0.7  # exploration constant for rewards in [0, 1]
 POLICIES = ("random", "greedy")
 GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few steps)
 GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_index)
+GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
+GUARD = 1.0  # standard errors by which the search must beat the policy's move to overrule it
+DEEP = False  # the tree holds the seat's later moves too (see ISMCTSAgent.deep)
 
 
 def parse_spec(spec: str) -> dict[str, Any]:
     """``ismcts``, ``ismcts:1000`` (iterations), ``ismcts:200ms`` (CPU milliseconds per
     decision), each optionally followed by ``:greedy`` or ``:random`` (the playout policy),
-    ``:tree`` (the other seats' moves searched too, not played by the policy) and ``:c=1.2``
-    (the UCB constant): the agent's settings, or a usage error."""
+    ``:tree`` (the other seats' moves searched too, not played by the policy), ``:c=1.2``
+    (the UCB constant), ``:place`` (results by places, not by scaled heuristic differences),
+    ``:uniform`` (samples deal every unseen card anew, the cards seen going into hidden
+    places too) and ``:turn``/``:deep`` (the tree stops where another seat moves, or not):
+    the agent's settings, or a usage error."""
     parts = spec.strip().lower().split(":")
     if parts[0] != "ismcts":
         raise UsageError(f"not an ismcts agent: '{spec}'")
     out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "greedy",
-                           "c": UCT_C, "opponents": "policy"}
+                           "c": UCT_C, "opponents": "policy", "value": "scaled", "known": True,
+                           "deep": DEEP, "guard": GUARD}
     for p in parts[1:]:
         if p in POLICIES:
             out["rollout"] = p
         elif p == "tree":
             out["opponents"] = "tree"
-        elif p.startswith("c="):
+        elif p == "place":
+            out["value"] = "place"
+        elif p == "uniform":
+            out["known"] = False
+        elif p in ("turn", "deep"):
+            out["deep"] = p == "deep"
+        elif p.startswith(("guard=", "c=")):
+            key, _, text = p.partition("=")
             try:
-                c = float(p[2:])
+                x = float(text)
             except ValueError:
-                c = -1.0
-            if not 0 <= c <= 100:
-                raise UsageError(f"ismcts: c= takes a number from 0 to 100, not '{p[2:]}'")
-            out["c"] = c
+                x = -1.0
+            if not 0 <= x <= 100:
+                raise UsageError(f"ismcts: {key}= takes a number from 0 to 100, not '{text}'")
+            out[key] = x
         elif p.endswith("ms") and p[:-2].isdigit() and 1 <= int(p[:-2]) <= MAX_MS:
             out["ms"], out["iterations"] = int(p[:-2]), None
         elif p.isdigit() and 1 <= int(p) <= MAX_ITERATIONS:
@@ -87,16 +112,19 @@ def parse_spec(spec: str) -> dict[str, Any]:
                 f"ismcts: '{p}' is not a budget or a setting; write ismcts:ITERATIONS "
                 f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
                 f":greedy or :random (the playouts), :tree (search the other seats' moves "
-                f"too) and :c=NUMBER (exploration)")
+                f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :turn or :deep "
+                f"(docs/agents.md)")
     return out
 
 
 class _Edge:
-    __slots__ = ("visits", "total", "avail", "child")
+    __slots__ = ("visits", "total", "raw", "nraw", "avail", "child")
 
     def __init__(self) -> None:
         self.visits = 0
-        self.total = 0.0
+        self.total = 0.0  # results already in [0, 1] (a share of the win, a place)
+        self.raw = 0.0  # heuristic differences, scaled to [0, 1] when read (see _mean)
+        self.nraw = 0
         self.avail = 0
         self.child: dict[str, _Edge] = {}
 
@@ -109,7 +137,9 @@ class ISMCTSAgent:
 
     def __init__(self, seed: int = 0, iterations: int | None = DEFAULT_ITERATIONS,
                  ms: int | None = None, rollout: str = "greedy", c: float = UCT_C,
-                 budget: int | None = None, opponents: str = "policy") -> None:
+                 budget: int | None = None, opponents: str = "policy", value: str = "scaled",
+                 known: bool = True, deep: bool | None = None,
+                 guard: float | None = None) -> None:
         self.rng = random.Random(seed)
         self.opponents = opponents
         self.iterations = iterations
@@ -121,6 +151,15 @@ class ISMCTSAgent:
         self._left = self.budget
         self.last_visits: dict[str, int] = {}
         self.last_values: dict[str, float] = {}  # the root's mean result by move (tools)
+        self.value_mode = value
+        self.known = known  # samples keep the cards the seat saw go into hidden places
+        # False: the tree holds the seat's moves only until another seat moves (the policy
+        # plays on from there); True: its later moves too
+        self.deep = DEEP if deep is None else deep
+        self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
+        # the greedy policy's move is played unless another's mean beats it by this many
+        # standard errors (0: the most visited move, as plain IS-MCTS)
+        self.guard = GUARD if guard is None else guard
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -130,12 +169,18 @@ class ISMCTSAgent:
         if n == 1:
             return 0
         root_moves = state.legal_moves()
+        if self.known:
+            state.track_known()
         root = _Edge()
         game = state.game
         h = game.functions[game.heuristic].fn if game.heuristic is not None else None
         deadline = (time.process_time() + self.ms / 1000.0) if self.ms is not None else None
         left = self.budget
         done = 0
+        self.lo, self.hi = math.inf, -math.inf
+        self._left = left
+        default = self._default(state, seat, h, n) if self.guard else None
+        left = self._left
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -144,7 +189,7 @@ class ISMCTSAgent:
             if left <= 0:
                 break
             done += 1
-            world = state.determinize(seat, self.rng)
+            world = state.determinize(seat, self.rng, self.known)
             world.auto_continue = False
             world.work_done = 0
             world.max_work = min(world.max_work, left)
@@ -157,7 +202,7 @@ class ISMCTSAgent:
                           if world.active[p]} if h is not None else {})
                 path = self._descend(world, root, seat, h)
                 self._play_out(world, h)
-                value = self._values(world, h, start)
+                value, raw = self._values(world, h, start)
             except OutOfWork:
                 left = 0
                 break
@@ -167,17 +212,55 @@ class ISMCTSAgent:
             left -= max(1, world.work_done)
             for edge, actor in path:
                 edge.visits += 1
-                edge.total += value[actor]
+                if raw and actor in raw:
+                    edge.raw += value[actor]
+                    edge.nraw += 1
+                else:
+                    edge.total += value[actor]
         self.last_iterations = done
         # the root's visits by move: the whole search in one figure (tests, tools)
         self.last_visits = {m: e.visits for m, e in root.child.items()}
-        self.last_values = {m: e.total / e.visits for m, e in root.child.items() if e.visits}
+        self.last_values = {m: self._mean(e) for m, e in root.child.items() if e.visits}
         best = max(range(n), key=lambda i: (root.child[root_moves[i]].visits
                                             if root_moves[i] in root.child else -1,
                                             -i))
+        if default is not None and default != best and root_moves[default] in root.child \
+                and root_moves[best] in root.child:
+            # the policy's own move unless the search found a better one beyond its noise
+            eb, ed = root.child[root_moves[best]], root.child[root_moves[default]]
+            mb, md = self._mean(eb), self._mean(ed)
+            noise = math.sqrt(max(mb * (1 - mb), 0.01) / eb.visits
+                              + max(md * (1 - md), 0.01) / max(1, ed.visits))
+            if mb - md < self.guard * noise:
+                best = default
         if root_moves[best] not in root.child:  # nothing was learnt: any move
             return int(self.rng.random() * n)
         return best
+
+    def _default(self, state: Any, seat: int, h: Any, n: int) -> int | None:
+        """The move the greedy policy plays here, judged as the ``greedy`` bot judges (the
+        mean heuristic one step ahead over ``GREEDY_SAMPLES`` samples): None without a
+        heuristic or when a sample cannot be judged. Its work comes out of the budget."""
+        if h is None:
+            return None
+        totals = [0.0] * n
+        try:
+            for _ in range(GREEDY_SAMPLES):
+                w = state.determinize(seat, self.rng, self.known)
+                w.auto_continue = False
+                w.work_done = 0
+                w.max_work = min(w.max_work, self._left)
+                if w.num_moves() != n:
+                    return None
+                for i in range(n):
+                    s = w.clone(share_rng=True)
+                    s.apply_index(i)
+                    w.work_done = s.work_done
+                    totals[i] += self._judge(w, h, s, seat)
+                self._left -= max(1, w.work_done)
+        except (OutOfWork, RulesError):
+            return None
+        return max(range(n), key=lambda i: (totals[i], -i))
 
     def _descend(self, world: Any, node: _Edge, seat: int, h: Any) -> list[tuple[_Edge, int]]:
         """Selection and expansion in one sampled world: the edges taken, each with the seat
@@ -189,7 +272,7 @@ class ISMCTSAgent:
             self._check(world)
             actor = world.current_player()
             if policy and actor != seat:
-                if others >= ROLLOUT_DEPTH:  # the seat may not move again this round
+                if others >= ROLLOUT_DEPTH or (path and not self.deep):
                     return path
                 others += 1
                 self._policy_step(world, h)
@@ -216,7 +299,7 @@ class ISMCTSAgent:
                 if not e.visits:  # added by an iteration whose sample failed: try it first
                     best_m = m
                     break
-                v = e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
+                v = self._mean(e) + c * math.sqrt(math.log(e.avail) / e.visits)
                 if v > best_v:
                     best_m, best_v = m, v
             e = kids[best_m]
@@ -280,20 +363,44 @@ class ISMCTSAgent:
         if world.work_done >= self._left:
             raise OutOfWork("the bot's budget of work for this decision is spent")
 
-    def _values(self, world: Any, h: Any, start: dict[int, float]) -> list[float]:
-        """What the played-out world is worth to each seat, in [0, 1]: its share of the win if
-        the match ended, else its place among the seats in play by how much its heuristic
-        rose (``start``: the heuristics when the playout began)."""
+    def _mean(self, e: _Edge) -> float:
+        """The edge's mean result in [0, 1]: its results in [0, 1] as they are, its heuristic
+        differences scaled by the range met so far in this decision (lowest 0, highest 1;
+        the scaling is linear, so the sum scales as its terms would)."""
+        lo, hi = self.lo, self.hi
+        scaled = (e.raw - e.nraw * lo) / (hi - lo) if hi > lo else 0.5 * e.nraw
+        return (e.total + scaled) / e.visits
+
+    def _values(self, world: Any, h: Any, start: dict[int, float]) -> tuple[list[float], Any]:
+        """What the played-out world is worth to each seat, and the seats whose worth is a raw
+        heuristic difference (None: all in [0, 1]). Its share of the win if the match ended
+        (0 for a seat put out of play); else, by default, how much more its heuristic rose
+        than the others' did on average (``start``: the heuristics when the playout began),
+        scaled when read (``_mean``); with ``value='place'`` its place among the seats in
+        play by that rise (1 the most, 0 the least, ties shared)."""
         n = world.n
         if world.status == "game_over":
-            return world.returns()  # type: ignore[no-any-return]
+            return world.returns(), None
         seats = [p for p in range(n) if world.active[p]]
         if h is None or len(seats) < 2:
-            return [0.5] * n
+            return [0.5] * n, None
         scores = {p: self._judge(world, h, world, p) - start.get(p, 0.0) for p in seats}
+        if self.value_mode == "scaled":
+            tot = sum(scores.values())
+            k = len(seats) - 1
+            out = [0.0] * n
+            for p in seats:
+                r = out[p] = scores[p] - (tot - scores[p]) / k
+                if r < self.lo:
+                    self.lo = r
+                if r > self.hi:
+                    self.hi = r
+            # a seat out of play since the playout began has lost the match: 0, as a result
+            # in [0, 1] (out[p] stays 0), not a heuristic difference
+            return out, set(seats)
         out = [0.0] * n
         for p in seats:
             below = sum(1 for q in seats if scores[q] < scores[p] - 1e-9)
             tied = sum(1 for q in seats if q != p and abs(scores[q] - scores[p]) <= 1e-9)
             out[p] = (below + 0.5 * tied) / (len(seats) - 1)
-        return out
+        return out, None

@@ -18,6 +18,7 @@ from .errors import RuntimeRulesError, UsageError
 from .fixeddeal import deal_fixed
 from .groupfx import unmeld
 from .groups import Group
+from .known import forget, noted, seen_by
 from .limits import MAX_COPIES, MAX_CUTS
 from .runtime import brief, charge, clipped_text, log_message
 from .tricks import Tricks
@@ -71,6 +72,9 @@ class Table(Tricks):
     # card -> the seat that put it in a zone of visibility 'placer' (-1: none); None when the
     # game has no such zone. Set by every effect that moves cards into one (``placed``)
     placer: list[int] | None = None
+    # card -> (zone, the seats that saw it go there, as bits) or None; None when no bot asked
+    # for it (known.py)
+    known: list[Any] | None = None
     actor: int | None
     next_seat: Callable[..., int]  # the engine's
     seats_from: Callable[[int], list[int]]  # the engine's
@@ -86,6 +90,11 @@ class Table(Tricks):
                                     f"players: it must be a whole number from 1 to "
                                     f"{MAX_COPIES}", u.span)
         return v
+
+    def track_known(self) -> None:
+        """Keep, from now on, which hidden cards each seat saw go where (known.py)."""
+        if self.known is None:
+            self.known = [None] * self.ncards
 
     def visible(self, c: int, seat: int) -> bool:
         if self.face[c]:
@@ -135,9 +144,12 @@ class Table(Tricks):
         return self.visible(self._card(c, "visible_to"), seat)
 
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
+        known = self.known
         if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case
             loc = self.loc
             src = loc[cards]
+            if known is not None:
+                was = seen_by(self, cards)
             self.zones[src].remove(cards)
             if at == "top":
                 self.zones[zid].insert(0, cards)
@@ -149,6 +161,8 @@ class Table(Tricks):
                 self.note_moved(cards, src, zid)
             if self.placer is not None:
                 self.placed(cards, zid)
+            if known is not None:
+                known[cards] = noted(self, cards, zid, was)
             return
         if cards is None:
             raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
@@ -161,6 +175,8 @@ class Table(Tricks):
         loc = self.loc
         dest = zones[zid]
         up = self.zface[zid] if face is None else face == "up"
+        seen = [seen_by(self, c) if type(c) is int and 0 <= c < self.ncards else 0
+                for c in cards] if known is not None else None
         for c in cards:
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
                 raise RuntimeRulesError(f"move(): {c!r} is not a card")
@@ -176,6 +192,9 @@ class Table(Tricks):
                 self.note_moved(c, src, zid)
         if self.placer is not None:
             self.placed(cards, zid)
+        if seen is not None:
+            for c, was in zip(cards, seen):
+                known[c] = noted(self, c, zid, was)  # type: ignore[index]
 
     def group_list(self, container: int) -> list[Group]:
         zs = self.groups.get(container)
@@ -233,8 +252,12 @@ class Table(Tricks):
 
     def fx_shuffle(self, zid: int) -> None:
         shuffle(self.zones[zid], self.rng.getrandbits)
+        if self.known is not None:
+            forget(self, self.zones[zid])
 
     def fx_gather(self, zid: int) -> None:
+        if self.known is not None:
+            self.known = [None] * self.ncards
         if self.ztrick is not None:
             self.forget_played()
         dest = self.zones[zid]
@@ -280,6 +303,8 @@ class Table(Tricks):
         z = zones[src]
         k = len(order)
         total = n * k
+        if self.known is not None:  # the cards that may be dealt: none known after
+            forget(self, z[:total])
         if 0 < total <= len(z) and not base <= src < base + self.game.max_players:
             # the usual deal: the top n*k cards, every k-th to a seat, in one slice each (each
             # card goes on top of the hand, so a hand gets its cards in reverse)

@@ -21,6 +21,7 @@ from typing import Any
 
 from .game import CARDS, FREE
 from .groups import Group
+from .known import pinned
 from .table import shuffle
 from .tricks import played_view, remap_played
 
@@ -63,6 +64,11 @@ def view(S: Any, seat: int) -> dict[str, Any]:
         out["played_by"] = played_view(S)
     if g.teams is not None:  # each seat's team
         out["teams"] = list(S.team)
+    if S.known is not None:  # the hidden cards it saw go where they lie (known.py)
+        known = {S.znames[z] + ("" if S.zowner[z] < 0 else f"[{S.zowner[z]}]"):
+                 [names[c] for c in cs if not S.visible(c, seat)]
+                 for z, cs in pinned(S, seat).items()}
+        out["known"] = {z: cs for z, cs in known.items() if cs}
     choosing = S.choice_shown(seat)
     if choosing is not None:  # a sequential choice under way: its chooser's items so far
         out["choosing"] = choosing
@@ -104,10 +110,13 @@ def _renamed(v: Any, cards: list[int], dealt: list[int]) -> Any:
     return v
 
 
-def determinize(S: Any, seat: int, rng: random.Random) -> Any:
+def determinize(S: Any, seat: int, rng: random.Random, known: bool = False) -> Any:
     """A clone in which every card ``seat`` cannot see is shuffled among the places of the
-    unseen cards: a sample of what the hidden cards might be, never what they are."""
+    unseen cards: a sample of what the hidden cards might be, never what they are. With
+    ``known`` (and the state keeping it, known.py), a card the seat saw go into a hidden zone
+    stays in that zone, at a place drawn among the zone's hidden places."""
     s = S.clone(share_rng=True)
+    s.known = None  # a sample is played out, not watched
     s.record = False
     # the moves as others saw them name cards this seat did not see; rules never read them
     s.history, s.events = [], []
@@ -127,8 +136,11 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
                 cards.append(c)
     # dealt from one fixed order (the real places of the cards must not show through the
     # sample), as rng.shuffle would
-    dealt = sorted(cards)
-    shuffle(dealt, rng.getrandbits)
+    if known and S.known is not None and cards:
+        dealt = _dealt_known(S, seat, rng, places, cards)
+    else:
+        dealt = sorted(cards)
+        shuffle(dealt, rng.getrandbits)
     placer = S.placer
     for (z, i), c, was in zip(places, dealt, cards):
         s.zones[z][i] = c
@@ -155,3 +167,23 @@ def determinize(S: Any, seat: int, rng: random.Random) -> Any:
     s.reseed(rng.random())
     s.forget_legal()
     return s
+
+
+def _dealt_known(S: Any, seat: int, rng: random.Random, places: list[tuple[int, int]],
+                 cards: list[int]) -> list[int]:
+    """The unseen cards dealt to ``places`` with the ones ``seat`` knows the zone of kept in
+    it: each zone's known cards (in order) at places drawn among its hidden ones, the other
+    cards shuffled from one fixed order into the places left (as determinize deals)."""
+    hidden = set(cards)
+    pins = {z: [c for c in cs if c in hidden] for z, cs in pinned(S, seat).items()}
+    pinned_cards = {c for cs in pins.values() for c in cs}
+    dealt: list[Any] = [None] * len(places)
+    for z in sorted(pins):
+        js = [j for j, (pz, _i) in enumerate(places) if pz == z]
+        shuffle(js, rng.getrandbits)
+        for j, c in zip(js, pins[z]):
+            dealt[j] = c
+    free = sorted(c for c in cards if c not in pinned_cards)
+    shuffle(free, rng.getrandbits)
+    it = iter(free)
+    return [next(it) if d is None else d for d in dealt]

@@ -24,6 +24,9 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
     ("ismcts:200ms", {"iterations": None, "ms": 200}),
     ("ismcts:50:greedy", {"iterations": 50, "rollout": "greedy"}),
     ("ISMCTS:50:c=1.5", {"iterations": 50, "c": 1.5}),
+    ("ismcts:50", {"value": "scaled", "known": True}),
+    ("ismcts:50:place:uniform:deep", {"value": "place", "known": False, "deep": True}),
+    ("ismcts:50:turn", {"deep": False}),
 ])
 def test_specs(spec: str, want: dict) -> None:
     got = parse_spec(spec)
@@ -124,3 +127,17 @@ def test_a_failed_sample_leaves_no_node_that_breaks_the_search() -> None:
     bot._play_out = flaky  # type: ignore[method-assign]
     assert 0 <= bot.choose_index(s, 0) < s.num_moves()
     assert sum(bot.last_visits.values()) == 27
+
+
+def test_the_guard_keeps_the_policys_move_unless_the_search_is_sure() -> None:
+    # seat 0 takes the 8D (which may not go straight back) and holds QH JH 9C 8D: the greedy
+    # policy throws the 9C (keeping 20 in hearts); with a guard no search can pass, that is
+    # the move played, and with none the most visited move is
+    s = position([["AS", "KS", "5H"], ["7C", "7D", "2S"]], seed=1)
+    s.apply("draw discard")
+    moves = s.legal_moves()
+    sure = ISMCTSAgent(5, iterations=12, guard=100)
+    assert moves[sure.choose_index(s, 0)] == "discard 9C"
+    plain = ISMCTSAgent(5, iterations=12, guard=0)
+    i = plain.choose_index(s, 0)
+    assert plain.last_visits[moves[i]] == max(plain.last_visits.values())
