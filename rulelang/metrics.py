@@ -226,7 +226,7 @@ def summarize(t: Any, players: int, agents: list[str], wins: list[float]) -> dic
         for a in dict.fromkeys(agents):
             held = [p for p in range(players) if agents[p] == a]
             w, n = agent_wins(won, held, t.teams, games)
-            rates.append((w / n, a, w, n))
+            rates.append((w / n if n else 0.0, a, w, n))  # n is 0 when no game ended
         _rate, a, w, n = max(rates, key=lambda x: x[0])  # the first listed wins a tie
         s = _share(w, n)
         skill = {"agent": a, **s, "fair": round(even, 6), "gap": round(s["share"] - even, 6)}

@@ -109,3 +109,9 @@ def test_an_agent_holding_a_team_wins_as_often_as_the_team() -> None:
     assert greedy["seats"] == [0, 2] and greedy["win_rate"] == team[0]
     gap = out["metrics"]["skill_gap"]
     assert gap["fair"] == 0.5 and gap["of"] == 6
+
+
+def test_a_run_stopped_before_any_game_ended_is_summarized() -> None:
+    # Ctrl-C before the first game ends: the statistics of no game, not a division by zero
+    out = sim.summarize(sim.Tally(), 2, ["ismcts:10ms", "greedy"], 1.0)
+    assert out["metrics"]["skill_gap"]["of"] == 0
