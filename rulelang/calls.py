@@ -40,8 +40,9 @@ from .limits import (
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
+from .operators import NOT_CONST, const_of
 from .runtime import brief
-from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
+from .scope import ALIASED, SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
 FN_KWARGS = frozenset({"key", "suit"})
@@ -363,6 +364,10 @@ class Calls:
                 # a card stays known to be one (its attributes read from the deck's tables)
                 t = types[i] if types is not None and types[i] == "card" else "any"
                 body.slots[p], body.types[p] = slot_of(f), t  # type: ignore[arg-type]
+            elif isinstance(f, Src) and ALIASED.fullmatch(f.src) and (
+                    not f.src.startswith("_k") or const_of(f) is not NOT_CONST):
+                # read where it is used: `me` stays known to be a seat, a constant to be one
+                body.alias[body.new_slot(p)] = f.src
             else:
                 slot = body.new_slot(p)
                 setters.append(f"F.__setitem__({slot}, {src_of(f, self.cg)[0]}) or ")

@@ -72,16 +72,17 @@ class Namespace:
         where = f"{span.path}:{span.line}" if getattr(span, "line", 0) else "engine"
         return f"<rules {where} #{len(self.sources)}>"
 
-    def function(self, params: list[str], frame: str, src: Src, span: Any,
+    def function(self, params: list[str], frame: str | None, src: Src, span: Any,
                  where: str = "", charge: bool = False) -> Any:
-        """``def f(S, *params)`` that sets up the frame and returns the expression ``src``; a
-        Python error inside becomes a rules error at ``span`` (``where`` appended to it).
+        """``def f(S, *params)`` that sets up the frame (None: ``src`` reads none) and returns
+        the expression ``src``; a Python error inside becomes a rules error at ``span``
+        (``where`` appended to it).
         ``charge``: each call takes one from the step's work allowance (see ``charge_lines``)."""
         suffix = f" + {self.k(where)}" if where else ""
         return self.define("_f", [
             f"def _f({', '.join(['S', *params])}):",
             *(self.charge_lines(span) if charge else []),
-            f"    F = {frame}",
+            *([f"    F = {frame}"] if frame is not None else []),
             "    try:",
             f"        return {src.src}",
             "    except RulesError as e:",

@@ -106,6 +106,9 @@ class Scope:
         # slots that only ever hold a seat of the table (the variable of a comprehension
         # over players or seats): indexing a zone or counter by them needs no check
         self.sure: set[int] = set()
+        # slots of parameters that read a value fixed while the expression runs in their
+        # place, its source instead of the slot (``ALIASED``; Calls._inline)
+        self.alias: dict[int, str] = {}
         self.in_action = in_action
         self.house = house  # an action of a house phase, which has no seat as ``me``
         self.phase_names = phase_names
@@ -209,6 +212,12 @@ def search_flat(x: Any, xs: Any) -> bool:
 def slot_of(f: Src) -> int:
     """The frame slot that ``f`` (for which ``is_local`` holds) reads."""
     return int(f.src[2:-1])
+
+
+# what a parameter of an inlined function may read in place of its slot: the seat to act,
+# whose turn it is, the dealer (seats: the engine checks each as it sets it, and nothing an
+# expression does changes them) and constants written out
+ALIASED = re.compile(r"S\.actor|S\.turn|S\.dealer|\d+|True|False|None|_k\d+")
 
 
 # what the engine keeps as lists of seats of the table: a variable looping over them is a seat
