@@ -136,7 +136,8 @@ class Src:
         self.ns = ns
         self.fn: Any = None
         # how the expression is built, for ``cond_lines``: ("and" | "or" | "not", kids) or
-        # ("any" | "all", slot, iterable, condition or None, element, span constant)
+        # ("any" | "all", slot, iterable with its work charged, condition or None, element,
+        # span constant)
         self.parts: tuple | None = None
         # a card's attribute read inline whose table holds only whole numbers and short texts:
         # (the table's name, the card's source, its length, the fallback's name; scope.flat_search)
@@ -202,12 +203,12 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
             lines.append(f"{pad}if {test}:")
             lines += cond_lines(kid, var, pad + "    ", ns, depth + 1)
         return lines
-    name, slot, it, cond, elt, span, resets = parts
+    name, slot, it, cond, elt, _span, resets = parts
     found = name == "any"
     t = ns.temp()
     # the slots of its calls made once per pass (hoist.py), unmade
     head = [*(f"{pad}{r}" for r in resets), f"{pad}{var} = {not found}",
-            f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
+            f"{pad}for F[{slot}] in {src_of(it, ns)[0]}:"]  # (it charges its work)
     inner = pad + "    "
     body = []
     if cond is not None:

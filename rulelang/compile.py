@@ -42,6 +42,7 @@ from .scope import (
     is_scalar,
     join_src,
     slot_of,
+    work_range,
 )
 from .statements import Statements
 from .structured import read_type, record
@@ -376,12 +377,12 @@ class Compiler(Calls, Statements, Operators):
         span = self.k(n.span)
         slots = []
         for var, it, cond in n.clauses:
-            itf, itt = self.expr(it, sc)
+            itf, itt, seats = self._loop(it, sc, span)
             slot = sc.new_slot(var, elem_of(itt))
             slots.append(slot)
-            if isinstance(itf, Src) and itf.src in SEAT_LISTS:
+            if seats:
                 sc.sure.add(slot)
-            parts.append(f" for F[{slot}] in _work({{{len(kids)}}}, {span})")
+            parts.append(f" for F[{slot}] in {{{len(kids)}}}")
             kids.append(itf)
             if cond is not None:
                 parts.append(f" if {{{len(kids)}}}")
@@ -395,6 +396,21 @@ class Compiler(Calls, Statements, Operators):
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
             src = self.k(nested) + "(" + src + ")"
         return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+
+    def _loop(self, it: N.Node, sc: Scope, span: str) -> tuple[Fn, str, bool]:
+        """What a comprehension's ``for`` loops over, its work charged (``_work(xs, span)``);
+        its type; whether it is a list of the table's seats. ``range(n)`` charged as
+        ``_work(range(n))`` would be but made no list (``work_range``), the seats of the
+        table read as a range."""
+        if (isinstance(it, N.Call) and it.func == "range" and len(it.args) == 1
+                and not it.kwargs and "range" not in self.sym.functions):
+            arg = self.expr(it.args[0], sc)[0]
+            return self.gen(self.k(work_range) + f"({{0}}, {span})", arg), "list[int]", False
+        itf, itt = self.expr(it, sc)
+        seats = isinstance(itf, Src) and itf.src in SEAT_LISTS
+        if seats and itf.src == "list(range(S.n))":
+            itf = self.lit("range(S.n)")
+        return self.gen(f"_work({{0}}, {span})", itf), itt, seats
 
     def _localized(self, f: Src, slots: list[int]) -> Src:
         """``f`` with the variables it binds as Python locals where it can (``localize``)."""

@@ -17,6 +17,7 @@ from typing import Any
 from .builtins import (
     SHORT_TEXT,
     Builtin,
+    _range,
     charge,
     contains,
     nested,
@@ -222,6 +223,24 @@ ALIASED = re.compile(r"S\.actor|S\.turn|S\.dealer|\d+|True|False|None|_k\d+")
 
 # what the engine keeps as lists of seats of the table: a variable looping over them is a seat
 SEAT_LISTS = ("S.seated", "list(range(S.n))")
+
+
+def work_range(a: Any, span: Any) -> Any:
+    """A loop over ``range(a)``: ``work(_range(a), span)`` (both charges, the same checks and
+    errors) with no list made for the numbers."""
+    if type(a) is int and 0 <= a <= MAX_COLLECTION:  # _range's own fast path
+        WORK[0] -= a
+        if WORK[0] < 0:
+            out_of_work()
+        WORK[0] -= a
+        if WORK[0] < 0:
+            out_of_work(span)
+        return range(a)
+    xs = _range(a)
+    WORK[0] -= len(xs)
+    if WORK[0] < 0:
+        out_of_work(span)
+    return xs
 
 
 def join_src(a: str, b: str) -> str:
