@@ -33,9 +33,11 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
     # generated code runs on a frame that starts with the arguments
     params = [f"a{i}" for i in range(k)]
     frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
-    if uf.effect:  # a procedure: its statements
+    if uf.effect:  # a procedure: its statements, written into it where they are generated
+        body = getattr(fn, "body", None)
+        run = [f"    F = {frame}", *body] if body is not None else [f"    {ns.k(fn)}(S, {frame})"]
         uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
-                                 *ns.charge_lines(span), f"    {ns.k(fn)}(S, {frame})"], span)
+                                 *ns.charge_lines(span), *run], span)
         return
     if isinstance(fn, Src):
         fn, frame = _params_local(fn, k, frame)
