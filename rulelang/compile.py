@@ -11,6 +11,7 @@ of the rules file or a built-in is an error with a "did you mean". Types are inf
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import chain
 from typing import Any, ClassVar
@@ -299,7 +300,12 @@ class Compiler(Calls, Statements, Operators):
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
         # one call of index_value with both parts spliced in (not a closure calling two)
-        return self.gen(self.k(index_value) + "({0}, {1})", obj, idx), elem_of(t)
+        iv = self.k(index_value)
+        if is_local(obj) and isinstance(idx, Src) and re.fullmatch(r"\d{1,9}", idx.src):
+            # an item of a list read inline where it is there (l[0]), else as before
+            return self.gen(f"({{0}}[{{1}}] if type({{0}}) is list and len({{0}}) > {{1}} "
+                            f"else {iv}({{0}}, {{1}}))", obj, idx), elem_of(t)
+        return self.gen(iv + "({0}, {1})", obj, idx), elem_of(t)
 
     def _seat_src(self, idx: Fn, name: str, sc: Scope) -> str:
         """Template text for a seat index: checked, unless the engine guarantees a seat."""

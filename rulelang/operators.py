@@ -137,7 +137,9 @@ class Operators:
                 self.err(f"'{op}' needs numbers, but this is {t}", side.span)
         t = "int" if at == bt == "int" and op != "/" else "num"
         if op == "+":
-            if "any" in (at, bt):  # strings or lists may meet here: keep their size bounded
+            # strings or lists may meet here: keep their size bounded (a number added to
+            # anything gives a number or fails as add_values would)
+            if "any" in (at, bt) and not {at, bt} & {"int", "num"}:
                 return self.gen(self.k(add_values) + "({0}, {1})", a, b), t
             return self.gen("({0} + {1})", a, b), t
         if op == "*":
