@@ -35,7 +35,7 @@ class Namespace:
     def __init__(self) -> None:
         self.ns: dict[str, Any] = {
             "__builtins__": {"len": len, "any": any, "all": all, "list": list, "range": range,
-                             "type": type, "int": int, "str": str},
+                             "type": type, "int": int, "str": str, "dict": dict},
             **runtime.helpers(),
         }
         self._ids: dict[int, str] = {}

@@ -258,6 +258,10 @@ class Compiler(Calls, Statements, Operators):
             return flat_attr(self.gen(f"({self.k(ctable)}[{{0}}] if type({{0}}) is int and "
                                       f"0 <= {{0}} < {len(ctable)} else {fa}({{0}}))", obj),
                              ctable, self.k, fa, obj), "any"
+        if ctable is None and is_local(obj):  # mostly a record: its field read inline
+            kk = self.k(key)
+            return self.gen(f"({{0}}[{kk}] if type({{0}}) is dict and {kk} in {{0}} else "
+                            f"{fa}({{0}}))", obj), "any"
         return flat_attr(self.gen(fa + "({0})", obj), ctable, self.k, fa, obj, False), "any"
 
     def e_Index(self, n: N.Index, sc: Scope) -> tuple[Fn, str]:
