@@ -410,10 +410,11 @@ class Compiler(Calls, Statements, Operators):
     def _loop(self, it: N.Node, sc: Scope, span: str) -> tuple[Fn, str, bool]:
         """What a comprehension's ``for`` loops over, its work charged (``_work(xs, span)``);
         its type; whether it is a list of the table's seats. ``range(n)`` charged as
-        ``_work(range(n))`` would be but made no list (``work_range``), the seats of the
-        table read as a range."""
+        ``_work(range(n))`` would be but made no list (``work_range``; not where the call
+        is made once per pass or listing, hoist.py), the seats of the table read as a range."""
         if (isinstance(it, N.Call) and it.func == "range" and len(it.args) == 1
-                and not it.kwargs and "range" not in self.sym.functions):
+                and not it.kwargs and "range" not in self.sym.functions
+                and id(it) not in self._hoisted and id(it) not in self._held):
             arg = self.expr(it.args[0], sc)[0]
             return self.gen(self.k(work_range) + f"({{0}}, {span})", arg), "list[int]", False
         itf, itt = self.expr(it, sc)

@@ -2,8 +2,8 @@
 parts that are fixed when the game is compiled worked out then.
 
 A mixin of ``compile.Compiler`` (its ``expr``, ``gen``, ``k``, ``lit``, ``err``). Options are
-constants of the compiled game (``opt.x`` compiles to its value), so ``opt.betting ==
-'no-limit'`` or ``opt.cap == 0`` is known before anyone plays: a comparison of constants is
+constants of the compiled game (``opt.x`` compiles to its value), so ``opt.scoring ==
+'short'`` or ``opt.cap == 0`` is known before anyone plays: a comparison of constants is
 compiled to its answer, an ``if`` on a constant to the branch it takes, and ``and``/``or``
 lose the constants that cannot decide them (and what follows one that does, which Python
 would never evaluate). Only comparisons that look at numbers and short texts are worked out
