@@ -40,8 +40,9 @@ from .limits import (
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
+from .operators import NOT_CONST, const_of
 from .runtime import brief
-from .scope import SEAT_LISTS, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
+from .scope import ALIASED, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
 
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
 FN_KWARGS = frozenset({"key", "suit"})
@@ -205,9 +206,10 @@ class Calls:
         depend on ``x`` are made once per pass, as in any comprehension (hoist.py)."""
         saved = dict(sc.slots), dict(sc.types)
         var, it, cond = comp.clauses[0]
-        itf, itt = self.expr(it, sc)
+        span = self.k(comp.span)
+        itf, itt, seats = self._loop(it, sc, span)
         slot = sc.new_slot(var, elem_of(itt))
-        if isinstance(itf, Src) and itf.src in SEAT_LISTS:
+        if seats:
             sc.sure.add(slot)
         hoisted = [(id(c), sc.new_slot(f"@hoisted{id(c)}")) for c in invariant_calls(comp)
                    if id(c) not in self._hoisted]
@@ -225,12 +227,12 @@ class Calls:
         hoisted = [h for h in hoisted if h[1] in self._hoists_used]
         kids = [itf] + ([condf] if condf is not None else []) + [elt]
         cond_src = " if {1}" if condf is not None else ""
-        span = self.k(comp.span)
         resets = [f"F[{h}] = {self.k(UNSET)}" for _k, h in hoisted]
         out = self.gen("(" + "".join(f"F.__setitem__({h}, {self.k(UNSET)}) or "
                                      for _k, h in hoisted)
-                       + f"{name}({{{len(kids) - 1}}} for F[{slot}] in _work({{0}}, "
-                       f"{span}){cond_src}))", *kids)
+                       + f"{name}({{{len(kids) - 1}}} for F[{slot}] in {{0}}{cond_src}))",
+                       *kids)
+        out = self._localized(out, [slot])  # the generator's variable a local of its own
         out.parts = (name, slot, itf, condf, elt, span, resets)
         return out, "bool"
 
@@ -363,6 +365,10 @@ class Calls:
                 # a card stays known to be one (its attributes read from the deck's tables)
                 t = types[i] if types is not None and types[i] == "card" else "any"
                 body.slots[p], body.types[p] = slot_of(f), t  # type: ignore[arg-type]
+            elif isinstance(f, Src) and ALIASED.fullmatch(f.src) and (
+                    not f.src.startswith("_k") or const_of(f) is not NOT_CONST):
+                # read where it is used: `me` stays known to be a seat, a constant to be one
+                body.alias[body.new_slot(p)] = f.src
             else:
                 slot = body.new_slot(p)
                 setters.append(f"F.__setitem__({slot}, {src_of(f, self.cg)[0]}) or ")

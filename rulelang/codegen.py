@@ -35,7 +35,7 @@ class Namespace:
     def __init__(self) -> None:
         self.ns: dict[str, Any] = {
             "__builtins__": {"len": len, "any": any, "all": all, "list": list, "range": range,
-                             "type": type, "int": int, "str": str},
+                             "type": type, "int": int, "str": str, "dict": dict},
             **runtime.helpers(),
         }
         self._ids: dict[int, str] = {}
@@ -72,16 +72,17 @@ class Namespace:
         where = f"{span.path}:{span.line}" if getattr(span, "line", 0) else "engine"
         return f"<rules {where} #{len(self.sources)}>"
 
-    def function(self, params: list[str], frame: str, src: Src, span: Any,
+    def function(self, params: list[str], frame: str | None, src: Src, span: Any,
                  where: str = "", charge: bool = False) -> Any:
-        """``def f(S, *params)`` that sets up the frame and returns the expression ``src``; a
-        Python error inside becomes a rules error at ``span`` (``where`` appended to it).
+        """``def f(S, *params)`` that sets up the frame (None: ``src`` reads none) and returns
+        the expression ``src``; a Python error inside becomes a rules error at ``span``
+        (``where`` appended to it).
         ``charge``: each call takes one from the step's work allowance (see ``charge_lines``)."""
         suffix = f" + {self.k(where)}" if where else ""
         return self.define("_f", [
             f"def _f({', '.join(['S', *params])}):",
             *(self.charge_lines(span) if charge else []),
-            f"    F = {frame}",
+            *([f"    F = {frame}"] if frame is not None else []),
             "    try:",
             f"        return {src.src}",
             "    except RulesError as e:",
@@ -135,7 +136,8 @@ class Src:
         self.ns = ns
         self.fn: Any = None
         # how the expression is built, for ``cond_lines``: ("and" | "or" | "not", kids) or
-        # ("any" | "all", slot, iterable, condition or None, element, span constant)
+        # ("any" | "all", slot, iterable with its work charged, condition or None, element,
+        # span constant)
         self.parts: tuple | None = None
         # a card's attribute read inline whose table holds only whole numbers and short texts:
         # (the table's name, the card's source, its length, the fallback's name; scope.flat_search)
@@ -201,12 +203,12 @@ def cond_lines(f: Any, var: str, pad: str, ns: Namespace, depth: int = 0) -> lis
             lines.append(f"{pad}if {test}:")
             lines += cond_lines(kid, var, pad + "    ", ns, depth + 1)
         return lines
-    name, slot, it, cond, elt, span, resets = parts
+    name, slot, it, cond, elt, _span, resets = parts
     found = name == "any"
     t = ns.temp()
     # the slots of its calls made once per pass (hoist.py), unmade
     head = [*(f"{pad}{r}" for r in resets), f"{pad}{var} = {not found}",
-            f"{pad}for F[{slot}] in _work({src_of(it, ns)[0]}, {span}):"]
+            f"{pad}for F[{slot}] in {src_of(it, ns)[0]}:"]  # (it charges its work)
     inner = pad + "    "
     body = []
     if cond is not None:

@@ -17,7 +17,7 @@ from itertools import chain
 from typing import Any, ClassVar
 
 from . import nodes as N
-from .builtins import SHORT_TEXT, ch, charged, contains, nested
+from .builtins import charged, nested
 from .calls import Calls
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
@@ -28,46 +28,28 @@ from .limits import (
     MAX_INLINE_TOTAL,
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
+from .operators import Operators
 from .scope import (
     CARD_ATTRS,
-    CMP_OPS,
     SEAT_LISTS,
     SPECIAL,
     Fn,
     Scope,
     Symbols,
-    add_values,
-    concat,
     elem_of,
     flat_attr,
-    flat_search,
     index_value,
-    inline_search,
     is_local,
-    is_num,
     is_scalar,
     join_src,
-    mul_by_constant,
-    mul_values,
-    never_equal,
     slot_of,
+    work_range,
 )
 from .statements import Statements
 from .structured import read_type, record
 
-# the types whose values one comparison looks at in one go (a text of these types is a card's
-# rank or suit, a phase's name or a constant of the file); other values may be lists, compared
-# item by item, which is charged as work
-FLAT_TYPES = frozenset({"int", "num", "bool", "card", "seat", "none", "phase", "str"})
 
-
-def _cheap(f: Any) -> bool:
-    """Whether compiled code ``f`` just reads a variable or a global (cheap to read twice)."""
-    return is_local(f) or (isinstance(f, Src) and re.fullmatch(r"S\.g\[\d+\]", f.src)
-                           is not None)
-
-
-class Compiler(Calls, Statements):
+class Compiler(Calls, Statements, Operators):
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
         self.errors: list[RulesError] = []
@@ -158,8 +140,9 @@ class Compiler(Calls, Statements):
     def e_Name(self, n: N.Name, sc: Scope) -> tuple[Fn, str]:
         name = n.id
         sym = self.sym
-        if name in sc.slots:
-            return self.lit(f"F[{sc.slots[name]}]"), sc.types.get(name, "any")
+        if name in sc.slots:  # (a parameter given `me` reads it: Calls._inline)
+            s = sc.slots[name]
+            return self.lit(sc.alias.get(s) or f"F[{s}]"), sc.types.get(name, "any")
         if sc.phase_names and name in sym.phases | {"end_turn"}:
             return self.lit(self.k(name)), "phase"
         if name == "me" and sc.house:
@@ -275,6 +258,10 @@ class Compiler(Calls, Statements):
             return flat_attr(self.gen(f"({self.k(ctable)}[{{0}}] if type({{0}}) is int and "
                                       f"0 <= {{0}} < {len(ctable)} else {fa}({{0}}))", obj),
                              ctable, self.k, fa, obj), "any"
+        if ctable is None and is_local(obj):  # mostly a record: its field read inline
+            kk = self.k(key)
+            return self.gen(f"({{0}}[{kk}] if type({{0}}) is dict and {kk} in {{0}} else "
+                            f"{fa}({{0}}))", obj), "any"
         return flat_attr(self.gen(fa + "({0})", obj), ctable, self.k, fa, obj, False), "any"
 
     def e_Index(self, n: N.Index, sc: Scope) -> tuple[Fn, str]:
@@ -317,7 +304,12 @@ class Compiler(Calls, Statements):
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
         # one call of index_value with both parts spliced in (not a closure calling two)
-        return self.gen(self.k(index_value) + "({0}, {1})", obj, idx), elem_of(t)
+        iv = self.k(index_value)
+        if is_local(obj) and isinstance(idx, Src) and re.fullmatch(r"\d{1,9}", idx.src):
+            # an item of a list read inline where it is there (l[0]), else as before
+            return self.gen(f"({{0}}[{{1}}] if type({{0}}) is list and len({{0}}) > {{1}} "
+                            f"else {iv}({{0}}, {{1}}))", obj, idx), elem_of(t)
+        return self.gen(iv + "({0}, {1})", obj, idx), elem_of(t)
 
     def _seat_src(self, idx: Fn, name: str, sc: Scope) -> str:
         """Template text for a seat index: checked, unless the engine guarantees a seat."""
@@ -395,12 +387,12 @@ class Compiler(Calls, Statements):
         span = self.k(n.span)
         slots = []
         for var, it, cond in n.clauses:
-            itf, itt = self.expr(it, sc)
+            itf, itt, seats = self._loop(it, sc, span)
             slot = sc.new_slot(var, elem_of(itt))
             slots.append(slot)
-            if isinstance(itf, Src) and itf.src in SEAT_LISTS:
+            if seats:
                 sc.sure.add(slot)
-            parts.append(f" for F[{slot}] in _work({{{len(kids)}}}, {span})")
+            parts.append(f" for F[{slot}] in {{{len(kids)}}}")
             kids.append(itf)
             if cond is not None:
                 parts.append(f" if {{{len(kids)}}}")
@@ -414,6 +406,22 @@ class Compiler(Calls, Statements):
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
             src = self.k(nested) + "(" + src + ")"
         return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+
+    def _loop(self, it: N.Node, sc: Scope, span: str) -> tuple[Fn, str, bool]:
+        """What a comprehension's ``for`` loops over, its work charged (``_work(xs, span)``);
+        its type; whether it is a list of the table's seats. ``range(n)`` charged as
+        ``_work(range(n))`` would be but made no list (``work_range``; not where the call
+        is made once per pass or listing, hoist.py), the seats of the table read as a range."""
+        if (isinstance(it, N.Call) and it.func == "range" and len(it.args) == 1
+                and not it.kwargs and "range" not in self.sym.functions
+                and id(it) not in self._hoisted and id(it) not in self._held):
+            arg = self.expr(it.args[0], sc)[0]
+            return self.gen(self.k(work_range) + f"({{0}}, {span})", arg), "list[int]", False
+        itf, itt = self.expr(it, sc)
+        seats = isinstance(itf, Src) and itf.src in SEAT_LISTS
+        if seats and itf.src == "list(range(S.n))":
+            itf = self.lit("range(S.n)")
+        return self.gen(f"_work({{0}}, {span})", itf), itt, seats
 
     def _localized(self, f: Src, slots: list[int]) -> Src:
         """``f`` with the variables it binds as Python locals where it can (``localize``)."""
@@ -446,12 +454,6 @@ class Compiler(Calls, Statements):
 
         return make, "fn"
 
-    def e_IfExpr(self, n: N.IfExpr, sc: Scope) -> tuple[Fn, str]:
-        c = self.expr(n.cond, sc)[0]
-        a, at = self.expr(n.then, sc)
-        b, bt = self.expr(n.orelse, sc)
-        return self.gen("({1} if {0} else {2})", c, a, b), join_src(at, bt)
-
     def e_Let(self, n: N.Let, sc: Scope) -> tuple[Fn, str]:
         v, vt = self.expr(n.value, sc)
         saved = (sc.slots.get(n.name), sc.types.get(n.name))
@@ -464,86 +466,3 @@ class Compiler(Calls, Statements):
 
         # __setitem__ gives None: the value is stored, then the body is the result
         return self.gen(f"(F.__setitem__({slot}, {{0}}) or {{1}})", v, body), bt
-
-    def e_BoolOp(self, n: N.BoolOp, sc: Scope) -> tuple[Fn, str]:
-        fs = [self.expr(x, sc)[0] for x in n.values]
-        sep = " and " if n.op == "and" else " or "
-        fmt = "(" + sep.join("{" + str(i) + "}" for i in range(len(fs))) + ")"
-        out = self.gen(fmt, *fs)
-        out.parts = (n.op, fs)
-        return out, "bool"
-
-    def e_Not(self, n: N.Not, sc: Scope) -> tuple[Fn, str]:
-        f = self.expr(n.operand, sc)[0]
-        out = self.gen("(not {0})", f)
-        out.parts = ("not", [f])  # a when's `not any(...)` a loop too (codegen.cond_lines)
-        return out, "bool"
-
-    def e_Neg(self, n: N.Neg, sc: Scope) -> tuple[Fn, str]:
-        f, t = self.expr(n.operand, sc)
-        if not is_num(t):
-            self.err(f"cannot negate {t}", n.span)
-        return self.gen("(-{0})", f), t
-
-    def e_BinOp(self, n: N.BinOp, sc: Scope) -> tuple[Fn, str]:
-        a, at = self.expr(n.left, sc)
-        b, bt = self.expr(n.right, sc)
-        op = n.op
-        if op == "+" and (at.startswith("list") or bt.startswith("list")):
-            return self.gen(self.k(concat) + "({0}, {1})", a, b), \
-                join_src(at, bt) if at.startswith("list") and bt.startswith("list") else "list"
-        for t, side in ((at, n.left), (bt, n.right)):
-            if not is_num(t):
-                self.err(f"'{op}' needs numbers, but this is {t}", side.span)
-        t = "int" if at == bt == "int" and op != "/" else "num"
-        if op == "+":
-            if "any" in (at, bt):  # strings or lists may meet here: keep their size bounded
-                return self.gen(self.k(add_values) + "({0}, {1})", a, b), t
-            return self.gen("({0} + {1})", a, b), t
-        if op == "*":
-            fmt = mul_by_constant(a, b, self.k(mul_values))
-            return self.gen(fmt or self.k(mul_values) + "({0}, {1})", a, b), t
-        if op in ("-", "/", "//", "%"):
-            return self.gen("({0} " + op + " {1})", a, b), "num" if op == "/" else t
-        raise AssertionError(op)
-
-    def e_Compare(self, n: N.Compare, sc: Scope) -> tuple[Fn, str]:
-        fs = [self.expr(x, sc) for x in n.operands]
-        ops = n.ops
-        self.warnings.extend(never_equal(n, [t for _, t in fs]))
-        if len(ops) == 1:
-            (a, at), (b, bt) = fs
-            op = ops[0]
-            if op in ("in", "not in") and bt in ("int", "num", "bool", "card", "seat"):
-                self.err(f"'{op}' needs a list on its right, not {bt}", n.operands[1].span)
-            if op not in CMP_OPS:  # the grammar's own operators, never other text
-                raise AssertionError(op)
-            if op in ("in", "not in") and at not in FLAT_TYPES:
-                # a list, text or record searched for: compared item by item, and charged
-                return self.gen(flat_search(a, b, op, self.k) or ("(not " if op == "not in"
-                                else "(") + self.k(contains) + "({0}, {1}))", a, b), "bool"
-            if op in ("in", "not in"):  # a search of a list is charged to the step's work
-                if inline_search(b):
-                    # charged(xs), written out (no Python call): xs is read more than once
-                    return self.gen(
-                        "({0} " + op + " ({1} if type({1}) is not list or (WORK.__setitem__("
-                        "0, WORK[0] - len({1})) or WORK[0] >= 0) else _out_of_work()))",
-                        a, b), "bool"
-                return self.gen("({0} " + op + " " + self.k(charged) + "({1}))", a, b), "bool"
-        # a chain a < b <= c: Python's own chains evaluate each operand once, as promised
-        if not all(o in CMP_OPS[:6] for o in ops):
-            raise AssertionError(ops)
-        # two values that may both be lists (texts, records) are compared item by item: the
-        # right one's items are charged (no comparison looks at more than either side holds)
-        # (a variable is read twice instead: a number, the usual case, needs no call)
-        chk = self.k(ch)
-        parts = [f"{{{i}}}" for i in range(len(fs))]
-        for i in range(1, len(fs)):
-            if fs[i - 1][1] in FLAT_TYPES or fs[i][1] in FLAT_TYPES:
-                continue
-            k = i - 1 if len(fs) == 2 and not _cheap(fs[i][0]) and _cheap(fs[0][0]) else i
-            parts[k] = (f"({{{k}}} if type({{{k}}}) is int or type({{{k}}}) is str and "
-                        f"len({{{k}}}) <= {SHORT_TEXT} else {chk}({{{k}}}))"  # ch's no charge
-                        if _cheap(fs[k][0]) else f"{chk}({{{k}}})")
-        fmt = "(" + parts[0] + "".join(f" {o} {p}" for o, p in zip(ops, parts[1:])) + ")"
-        return self.gen(fmt, *[f for f, _ in fs]), "bool"

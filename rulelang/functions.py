@@ -8,12 +8,13 @@ the order of a list argument cannot matter (``order_free``).
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
-from .codegen import MemoPool, Namespace, Src, fn_of, memo
+from .codegen import MemoPool, Namespace, Src, fn_of, frame_only_indexed, memo
 from .errors import CheckError, RulesError, Span
 from .parse import parse
 from .rules import as_str
@@ -32,11 +33,14 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
     # generated code runs on a frame that starts with the arguments
     params = [f"a{i}" for i in range(k)]
     frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
-    if uf.effect:  # a procedure: its statements
+    if uf.effect:  # a procedure: its statements, written into it where they are generated
+        body = getattr(fn, "body", None)
+        run = [f"    F = {frame}", *body] if body is not None else [f"    {ns.k(fn)}(S, {frame})"]
         uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
-                                 *ns.charge_lines(span), f"    {ns.k(fn)}(S, {frame})"], span)
+                                 *ns.charge_lines(span), *run], span)
         return
     if isinstance(fn, Src):
+        fn, frame = _params_local(fn, k, frame)
         uf.fn = ns.function(params, frame, fn, span, f" (in '{uf.name}')", charge=True)
         return
     fn = fn_of(fn)
@@ -63,6 +67,24 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
             raise as_rules_error(e, span, f" (in '{uf.name}')") from None
 
     uf.fn = func
+
+
+def _params_local(fn: Src, k: int, frame: str) -> tuple[Src, str | None]:
+    """A function's body reading its ``k`` parameters as the Python function's own (``a0``)
+    rather than from the frame, which it then makes only if something else needs it (None):
+    a local is read faster than a slot, and nothing writes a parameter's slot (a ``let``,
+    loop or lambda of the body binds a slot of its own). Where a closure is handed the
+    whole frame, or the slots are written after all, the body stays as it is."""
+    src = fn.src
+    if not frame_only_indexed(src):
+        return fn, frame
+    for i in range(k):
+        if f"F.__setitem__({i}, " in src or f"for F[{i}] in " in src:
+            return fn, frame
+    for i in range(k):
+        src = re.sub(r"\bF\[" + str(i) + r"\]", f"a{i}", src)
+    out = Src(src, fn.ns, fn.depth)
+    return out, frame if re.search(r"\bF\b", src) else None
 
 
 def order_free(tree: N.Node, param: str, own: Any = ()) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 from .builtins import (
     SHORT_TEXT,
     Builtin,
+    _range,
     charge,
     contains,
     nested,
@@ -106,6 +107,9 @@ class Scope:
         # slots that only ever hold a seat of the table (the variable of a comprehension
         # over players or seats): indexing a zone or counter by them needs no check
         self.sure: set[int] = set()
+        # slots of parameters that read a value fixed while the expression runs in their
+        # place, its source instead of the slot (``ALIASED``; Calls._inline)
+        self.alias: dict[int, str] = {}
         self.in_action = in_action
         self.house = house  # an action of a house phase, which has no seat as ``me``
         self.phase_names = phase_names
@@ -211,8 +215,32 @@ def slot_of(f: Src) -> int:
     return int(f.src[2:-1])
 
 
+# what a parameter of an inlined function may read in place of its slot: the seat to act,
+# whose turn it is, the dealer (seats: the engine checks each as it sets it, and nothing an
+# expression does changes them) and constants written out
+ALIASED = re.compile(r"S\.actor|S\.turn|S\.dealer|\d+|True|False|None|_k\d+")
+
+
 # what the engine keeps as lists of seats of the table: a variable looping over them is a seat
 SEAT_LISTS = ("S.seated", "list(range(S.n))")
+
+
+def work_range(a: Any, span: Any) -> Any:
+    """A loop over ``range(a)``: ``work(_range(a), span)`` (both charges, the same checks and
+    errors) with no list made for the numbers."""
+    if type(a) is int and 0 <= a <= MAX_COLLECTION:  # _range's own fast path
+        WORK[0] -= a
+        if WORK[0] < 0:
+            out_of_work()
+        WORK[0] -= a
+        if WORK[0] < 0:
+            out_of_work(span)
+        return range(a)
+    xs = _range(a)
+    WORK[0] -= len(xs)
+    if WORK[0] < 0:
+        out_of_work(span)
+    return xs
 
 
 def join_src(a: str, b: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 import rulelang
 from rulelang import calls as calls_mod
 from rulelang import codegen
-from rulelang import compile as compile_mod
+from rulelang import operators as operators_mod
 from rulelang.errors import RuntimeRulesError
 from rulelang.runtime import WORK
 
@@ -90,7 +90,7 @@ def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
     # the built-ins, calling lambdas that store their argument in the frame
     monkeypatch.setattr(calls_mod, "LOOPED", frozenset())
     monkeypatch.setattr(codegen, "LOCALS", False)
-    monkeypatch.setattr(compile_mod, "inline_search", lambda f: False)  # charged(xs) calls
+    monkeypatch.setattr(operators_mod, "inline_search", lambda f: False)  # charged(xs) calls
     called = rulelang.load(str(path))
     assert called.functions["counted"].fn is not src
     errors = 0
