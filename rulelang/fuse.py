@@ -49,7 +49,34 @@ def step_function(ns: Namespace, game: Any, action: Any) -> Any:
     lines = _step_lines(ns, game, action)
     if lines is None:
         return None
-    return ns.define("_step", ["def _step(S, ok, F):", *lines], action.span)
+    return _Lazy(ns.define_later("_step", ["def _step(S, ok, F):", *lines], action.span),
+                 _install(action, "step"))
+
+
+class _Lazy:
+    """A generated function compiled when first called (``Namespace.define_later``), that
+    then puts the compiled function in its place (``put``): loading a game (``rulelang
+    check``) compiles nothing that may never run. An action's ``act`` runs only where the
+    game keeps no record; its ``step`` only on the engine's general path (a recorded game, a
+    choice made item by item), the same lines as the end of its ``act``."""
+
+    __slots__ = ("make", "put")
+
+    def __init__(self, make: Any, put: Any) -> None:
+        self.make, self.put = make, put
+
+    def __call__(self, *args: Any) -> Any:
+        fn = self.make()
+        self.put(self, fn)
+        return fn(*args)
+
+
+def _install(action: Any, attr: str) -> Any:
+    """``_Lazy.put`` for an action's ``attr``, unless something else was put there since."""
+    def put(lazy: _Lazy, fn: Any) -> None:
+        if getattr(action, attr) is lazy:
+            setattr(action, attr, fn)
+    return put
 
 
 def act_function(ns: Namespace, game: Any, action: Any) -> Any:
@@ -73,7 +100,7 @@ def act_function(ns: Namespace, game: Any, action: Any) -> Any:
         lines += [*body,
                   "    if S.pending_end is not None:",  # an effect ended the round
                   "        return True"]
-    return ns.define("_act", lines + steps, action.span)
+    return _Lazy(ns.define_later("_act", lines + steps, action.span), _install(action, "act"))
 
 
 def _dynamic(action: Any) -> bool:
@@ -163,9 +190,18 @@ def enter_functions(ns: Namespace, game: Any) -> dict[str, Any]:
     if made is None:
         made = ns.ns[_ENTERS] = {}
         for name, ph in game.phases.items():
-            made[name] = ns.define("_enter", ["def _enter(S, ok, A, mover):",
-                                              *_enter_lines(ns, game, ph, "A")], ph.span)
+            made[name] = _Lazy(ns.define_later("_enter", ["def _enter(S, ok, A, mover):",
+                                                          *_enter_lines(ns, game, ph, "A")],
+                                               ph.span), _put_in(made, name))
     return made
+
+
+def _put_in(table: dict[str, Any], key: str) -> Any:
+    """``_Lazy.put`` for ``table[key]``."""
+    def put(lazy: _Lazy, fn: Any) -> None:
+        if table.get(key) is lazy:
+            table[key] = fn
+    return put
 
 
 # where a game's namespace keeps them (a name no generated source uses)
