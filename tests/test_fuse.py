@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 import rulelang
+from rulelang.deps import next_targets
 from rulelang.errors import RuntimeRulesError
+from rulelang.parse import parse
 
 from .helpers import fresh_load
 from .test_first_phase import GAME as FIRST_PHASE_GAME
@@ -87,3 +89,22 @@ def test_a_first_phase_that_is_no_phase_fails_as_the_engine_does(tmp_path: Path)
     fused, plain = _both(p)
     got = _error(fused, 2)
     assert got == _error(plain, 2) and "which is not a phase" in got[0]
+
+
+def test_the_phases_a_computed_next_can_give() -> None:
+    """Phase names chosen by conditions: the triggers to check are those that the ways to
+    those phases can make true (deps.plan); anything else may give any phase."""
+    phases = {"draw", "restart"}
+
+    def targets(text: str, bound: tuple[str, ...] = ()) -> Any:
+        return next_targets(parse(text, "expr"), set(bound), phases)
+
+    assert targets("if z == 'down' then draw else if ok then restart else end_turn") == (
+        "draw", "restart", "end_turn")
+    assert targets("if ok then 'restart' else draw") == ("restart", "draw")
+    assert targets("if ok then draw else where") is None  # a global's value: any phase
+    assert targets("if ok then draw else restart", ("restart",)) is None  # the action's own
+    assert targets("first(['draw'])") is None
+    game = rulelang.load("thirty-one-switch")
+    stand = next(a for a in game.phases["draw"].actions if a.name == "stand")
+    assert stand.next_targets == ("restart", "end_turn") and stand.check_after is not None
