@@ -1,16 +1,20 @@
 """An action's step after its effects, generated as one function: where the turn goes next,
 entering the phase, and the check of the triggers.
 
-``State._goto`` and ``State._enter_phase`` handle every case (a ``next`` computed at run time,
-turn hooks, phase ``enter`` effects) and look everything up in the game at every step. For an
-action whose ``next`` names a phase or ``end_turn`` outright, in a game whose first phase of a
-turn is fixed and whose next phase has no ``enter`` effects, the step is a fixed sequence
-known before anyone plays (the turn's ``end`` and ``start`` effects called where ``_goto``
-calls them): this module writes it out, with the phase, its actor and the turn order spliced
-in as constants, so that a decision runs one generated function instead of two engine
-methods; with the action's effects before it, one function for the whole step
-(``act_function``). It does exactly what those methods do, the same checks with the same
-messages; anything else keeps the engine's path (``ActionDef.step`` stays None).
+``State._goto`` and ``State._enter_phase`` handle every case and look everything up in the
+game at every step. Here each action's step is written out, with the phase, its actor and
+the turn order spliced in as constants, so that a decision runs one generated function
+instead of two engine methods; with the action's effects before it, one function for the
+whole step (``act_function``). Where the step goes is known before anyone plays (``next``
+names a phase or ``end_turn`` outright, the turn's first phase is fixed), the phase's entry
+is written in place: its step limits, its actor, its ``enter`` effects (in place or called
+as the engine calls them), the triggers, and for a house phase the house's play (house.py).
+A ``next`` or first phase worked out at run time is checked as ``_goto`` checks it, then
+calls the phase's generated entry (``enter_functions``). The turn's ``end`` and ``start``
+effects run where ``_goto`` runs them. It does exactly what those methods do, the same checks
+with the same messages; only an action chosen one item at a time (choice.py) keeps the
+engine's path for its effects (``ActionDef.act`` stays None). Everything is compiled when
+first called (``Namespace.define_later``).
 
 The generated source is made of fixed templates and constant names only (see codegen.py).
 """
