@@ -80,6 +80,14 @@ def test_generated_steps_fail_as_the_engine_does(tmp_path: Path,
     assert _error(fused, players, **limits) == _error(plain, players, **limits)
 
 
+def test_the_house_plays_its_generated_steps_to_the_same_limit() -> None:
+    """Blackjack's house draws in a phase it enters from its own action (house.py): with a
+    round of 8 steps at most, the limit is met there, after the same decisions and work."""
+    fused, plain = _both(Path(rulelang.load("blackjack").path))
+    got = _error(fused, 2, max_round_steps=8)
+    assert got == _error(plain, 2, max_round_steps=8) and got[3] == "house_plays"
+
+
 def test_a_first_phase_that_is_no_phase_fails_as_the_engine_does(tmp_path: Path) -> None:
     p = tmp_path / "t.yaml"
     p.write_text(FIRST_PHASE_GAME.replace(
