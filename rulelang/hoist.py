@@ -234,6 +234,17 @@ def held(h: Held) -> Any:
     return h.v
 
 
+# generated source that calls nothing and loops over nothing (``(S.turns > 0) or S.g[2]``,
+# a rules function inlined to reads of the game): it costs no work, raises nothing it would
+# not raise the first time, and reading it again is cheaper than keeping it
+_NOT_PLAIN = re.compile(r"[\w)\]]\s*\(|\bWORK\b|\bfor\b|\blambda\b")
+
+
+def plain_src(src: str) -> bool:
+    """Whether ``src`` (generated source) only reads: no call, no loop, no work charged."""
+    return _NOT_PLAIN.search(src) is None
+
+
 def when_invariant_calls(tree: N.Node, variant: set[str]
                             ) -> tuple[list[N.Call], dict[int, frozenset[str]]]:
     """The outermost calls in ``tree`` whose value no name in ``variant`` (the action's
