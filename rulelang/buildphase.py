@@ -11,6 +11,7 @@ from typing import Any
 from .argopts import Known, options_distinct
 from .codegen import Src, fn_of, frame_call
 from .compile import Compiler
+from .deps import next_targets
 from .errors import Span
 from .flowgen import legal_function
 from .game import UNKNOWN, ActionDef, PhaseDef, card_kind
@@ -87,7 +88,7 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
                 c._held_scopes.clear()
             when = fn_of(when_src) if when_src is not None else None
         do = b.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
-        nxt = const = next_tree = None
+        nxt = const = next_tree = targets = None
         if "next" in a:
             tree = b.parse(a["next"], "expr", a.span_of("next"))
             next_tree = tree if tree is not None else False
@@ -99,11 +100,13 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
                          and re.fullmatch(r"_k\d+", nxt.src) else None)
                 nxt = frame_call(nxt, a.span_of("next"))  # its errors located there
                 sc.phase_names = nsc_before
+                targets = next_targets(tree, sc.slots, c.sym.phases)
         actions.append(ActionDef(str(aname), name, args, when, do, nxt, sc.n, aspan,
                                  a.span_of("when") if "when" in a else aspan,
                                  const if isinstance(const, str) else None,
                                  when_src, arg_srcs, next_tree, when_tree,
-                                 arg_spans=arg_spans, distinct=distinct))
+                                 arg_spans=arg_spans, distinct=distinct,
+                                 next_targets=targets))
         if count is not None and args:
             make_pick(actions[-1], count, pick[0].span_of("count"), pick[1])  # type: ignore[index]
     ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house(p))

@@ -28,6 +28,7 @@ from .hoist import (
     hoist_inlined,
     hold,
     invariant_calls,
+    plain_src,
     unhoist,
     variant_params,
     when_invariant_calls,
@@ -398,6 +399,8 @@ class Calls:
         time it is reached in a listing, its value and work kept; later, the work charged."""
         slot = self._held.pop(id(n))
         f, t = meth(n, sc)
+        if isinstance(f, Src) and plain_src(f.src):  # inlined to reads only: read again
+            return f, t
         h = self.k(Held)
         return self.gen(f"({self.k(held)}(F[{slot}]) if type(F[{slot}]) is {h} else "
                         f"(F.__setitem__({slot}, {self.k(hold)}(WORK[0], {{0}})) or "

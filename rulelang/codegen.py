@@ -106,6 +106,19 @@ class Namespace:
         exec(compile(text, self._record(text, span), "exec"), self.ns, local)
         return local[name]
 
+    def define_later(self, name: str, lines: list[str], span: Any = None) -> Any:
+        """``define`` in two halves: the source is kept now (the dump shows it), and the
+        function returned compiles it and returns the function named ``name`` when called,
+        so that code that may never run costs no compiling when a game is loaded."""
+        text = "\n".join(lines)
+        where = self._record(text, span)
+
+        def make() -> Any:
+            local: dict[str, Any] = {}
+            exec(compile(text, where, "exec"), self.ns, local)
+            return local[name]
+        return make
+
     def dump(self) -> str:
         """Every piece of generated source, readably: each under a comment naming the rules
         text it came from (and quoting its line), then the constants it names."""

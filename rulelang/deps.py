@@ -375,11 +375,28 @@ def overlaps(reads: frozenset[str], writes: frozenset[str]) -> bool:
     return not reads.isdisjoint({w.split("@")[0] for w in writes})
 
 
+def next_targets(tree: Any, bound: Any, phases: Any) -> tuple[str, ...] | None:
+    """What a ``next:`` computed at run time can give, where it is phase names chosen by
+    conditions (``if restart_due() then restart else end_turn``, nested): those names, as
+    the compiler resolves them (a name ``bound`` in the action's scope is not a phase's).
+    None where it may give anything else."""
+    if isinstance(tree, N.IfExpr):
+        a, b = next_targets(tree.then, bound, phases), next_targets(tree.orelse, bound, phases)
+        return None if a is None or b is None else tuple(dict.fromkeys(a + b))
+    if isinstance(tree, N.Name) and tree.id not in bound \
+            and (tree.id in phases or tree.id == "end_turn"):
+        return (tree.id,)
+    if isinstance(tree, N.Const) and isinstance(tree.value, str):
+        return (tree.value,)
+    return None
+
+
 def step_writes(deps: Deps, action_doc: Any, next_const: str | None, dynamic_next: bool,
                 phase_enter: dict[str, Any], first_phase: str | tuple[str, ...],
-                turn_doc: Any) -> frozenset[str]:
+                turn_doc: Any, targets: tuple[str, ...] | None = None) -> frozenset[str]:
     """What an action's step may write: its effects, then the engine's and the hooks' writes
-    on the way to the next phase or turn."""
+    on the way to the next phase or turn (any of ``targets``, for a ``next:`` computed at
+    run time that can give only those)."""
     if not hasattr(action_doc, "get"):
         return frozenset({ALL})  # an action not found as written: not followed
     args = {str(k): deps.parse_expr(v) for k, v in (action_doc.get("args") or {}).items()}
@@ -387,18 +404,19 @@ def step_writes(deps: Deps, action_doc: Any, next_const: str | None, dynamic_nex
                              {k: v for k, v in args.items() if v is not None}))
     w |= STEP_WRITES
     nxt = "end_turn" if next_const is None and not dynamic_next else next_const
-    if nxt is None:
-        w.add(ALL)
-    elif nxt == "end_turn":
-        w |= END_TURN_WRITES
-        turn_doc = turn_doc or {}
-        w |= deps.writes(deps.parse_stmts(turn_doc.get("end")))
-        w |= deps.writes(deps.parse_stmts(turn_doc.get("start")))
-        for fp in (first_phase,) if isinstance(first_phase, str) else first_phase:
-            w |= deps.writes(deps.parse_stmts(phase_enter.get(fp)))
-    else:
-        w.add("phase")
-        w |= deps.writes(deps.parse_stmts(phase_enter.get(nxt)))
+    for t in (nxt,) if nxt is not None or targets is None else targets:
+        if t is None:
+            w.add(ALL)
+        elif t == "end_turn":
+            w |= END_TURN_WRITES
+            turn_doc = turn_doc or {}
+            w |= deps.writes(deps.parse_stmts(turn_doc.get("end")))
+            w |= deps.writes(deps.parse_stmts(turn_doc.get("start")))
+            for fp in (first_phase,) if isinstance(first_phase, str) else first_phase:
+                w |= deps.writes(deps.parse_stmts(phase_enter.get(fp)))
+        else:
+            w.add("phase")
+            w |= deps.writes(deps.parse_stmts(phase_enter.get(t)))
     return frozenset(w)
 
 
@@ -434,7 +452,7 @@ def plan(game: Any, deps: Deps) -> dict[tuple[str, str], tuple[Check, ...]]:
             found = a.name in adoc
             w = step_writes(deps, (adoc.get(a.name) or {}) if found else None, a.next_const,
                             dynamic, enter, game.first_phases or game.first_phase,
-                            doc.get("turn"))
+                            doc.get("turn"), a.next_targets)
             checks: list[Check] = []
             for i, r in enumerate(reads):
                 if not overlaps(r, w):

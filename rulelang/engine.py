@@ -367,7 +367,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
             if self.pending_end is not None:
                 self._finish_round()
             elif action.step is not None:  # _goto and _enter_phase, generated for the action
-                if action.step(self, trig_ok):
+                if action.step(self, trig_ok, F):
                     self._finish_round()
             else:
                 if trig_ok:

@@ -74,6 +74,9 @@ class ActionDef:
     # action has none, so that it ends the turn; False when it did not parse) and when:
     next_tree: Any = None
     when_tree: Any = None
+    # what a next: computed at run time can give, where it is phase names chosen by
+    # conditions (deps.next_targets); None: anything
+    next_targets: tuple[str, ...] | None = None
     # S -> like Game.check_triggers, over only the triggers this action's step can make true
     # (see deps.py); None: all of them
     check_after: Fn | None = None

@@ -234,6 +234,18 @@ def held(h: Held) -> Any:
     return h.v
 
 
+# a loop, or work charged, in generated source
+_LOOPS = re.compile(r"\b(?:WORK|for|lambda)\b")
+
+
+def plain_src(src: str) -> bool:
+    """Whether generated source only reads the game (``(S.turns > 0) or S.g[2]``, a rules
+    function inlined): no call but ``len``/``type``, no loop, no work charged. Read again, it
+    costs no work and raises nothing it would not raise the first time, and less time than
+    keeping it would (``Held``)."""
+    return _ANY_CALL.search(_CHEAP_CALL.sub("", src)) is None and _LOOPS.search(src) is None
+
+
 def when_invariant_calls(tree: N.Node, variant: set[str]
                             ) -> tuple[list[N.Call], dict[int, frozenset[str]]]:
     """The outermost calls in ``tree`` whose value no name in ``variant`` (the action's

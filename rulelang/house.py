@@ -79,6 +79,13 @@ def play(S: Any) -> None:
                 raise RuntimeRulesError(f"the house has no legal action in phase '{S.phase}': "
                                         "the when: of every action is false", ph.span)
             action, args = entries[0]
+            if action.act is not None and action.step is not None and not S.record:
+                # the action's whole step, generated (fuse.py): the same as below, its
+                # triggers all checked (``ok`` False: the engine's check_next is None here)
+                if action.act(S, args, False):
+                    S._finish_round()
+                    break
+                continue
             F: Any = NO_FRAME
             if action.nslots:
                 F = [None] * action.nslots

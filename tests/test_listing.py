@@ -366,3 +366,15 @@ def test_calls_of_a_when_that_no_option_changes_are_made_once_per_listing(
     plain = fresh_load(name)
     assert holds(held) and not holds(plain)
     assert play(held) == play(plain)
+
+
+def test_a_held_call_that_only_reads_the_game_is_read_again() -> None:
+    """Switch's ``playing()`` in a when inlines to ``(S.turns > 0) or S.g[2]``: no call, no
+    loop, no work, so reading it again costs less than keeping it (hoist.plain_src)."""
+    from rulelang.hoist import Held, plain_src
+
+    assert plain_src("((S.turns > 0) or S.g[2])") and plain_src("(_k6[F[0]] == _k38)")
+    assert not any(plain_src(s) for s in ("_k19(S.zones[1])", "(S.g[0])(1)", "WORK[0] - 1",
+                                          "[c for c in S.zones[1]]", "S.fx_move(c)"))
+    game = rulelang.load("thirty-one-switch")
+    assert Held not in game.phases["draw"].legal.__globals__.values()
