@@ -107,6 +107,64 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         return out
 
+    def plain_sets(ranks: dict[str, list[int]], lo: int, hi: int, key: Any,
+                   known: dict[int, str] | None, classes_of: Callable[..., Any],
+                   choices: Callable[..., Any]) -> list[list[int]]:
+        """``sets`` with no wild card: the same sets in the same order, charged the same, in
+        fewer steps; where no two of them can be alike, none is looked for (no two cards of
+        one name; with a key, each rank's cards of one key and no two ranks' keys equal)."""
+        WORK[0] -= 1  # choices()'s one way to take no wild card of none
+        if WORK[0] < 0:
+            out_of_work()
+        enough = [g for g in ranks.values() if len(g) >= lo]
+        if len(enough) > 1:  # sort(key=lambda g: order[g[0]]), with no call per group
+            firsts = [order[g[0]] for g in enough]
+            enough = [enough[i] for i in sorted(range(len(enough)), key=firsts.__getitem__)]
+        out: list[list[int]] = []
+        limit = MAX_MELDS * 4
+        alike = False  # whether two of the sets may be alike (then dedupe looks)
+        if key is None:
+            for group in enough:
+                for a in range(lo, min(hi, len(group)) + 1):
+                    out.extend(map(list, choices(group, [], a)))
+                    if len(out) > limit:
+                        raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+            alike = len({name_id[c] for g in enough for c in g}) < sum(map(len, enough))
+        else:
+            seen: set[str] = set()
+            for group in enough:
+                top = min(hi, len(group))
+                if top < lo:
+                    continue
+                classes = classes_of(group)
+                if len(classes) == 1:  # the first a cards, each size charged as one way
+                    for a in range(lo, top + 1):
+                        WORK[0] -= 1
+                        if WORK[0] < 0:
+                            out_of_work()
+                        out.append(group[:a])
+                        if len(out) > limit:
+                            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose "
+                                                    "from")
+                    t = known[group[0]]  # type: ignore[index]  # classes_of worked it out
+                    alike = alike or t in seen
+                    seen.add(t)
+                    continue
+                alike = True
+                for a in range(lo, top + 1):
+                    out.extend(map(list, choices(group, classes, a)))
+                    if len(out) > limit:
+                        raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        if alike:
+            return dedupe(out, key, known)
+        if len(out) > MAX_MELDS:
+            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        by_place = place.__getitem__
+        for o in out:
+            if len(o) > 1:
+                o.sort(key=by_place)
+        return out
+
     def by_name(cs: list[int]) -> list[int]:
         """One card per distinct name: identical cards are interchangeable in a choice."""
         seen: dict[str, int] = {}
@@ -181,6 +239,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 return [classes[0][:k]] if len(classes[0]) >= k else []
             return _first_of_each(classes, k)
 
+        if not wilds:
+            return plain_sets(ranks, lo, hi, key, known, classes_of, choices)
         wild_classes = classes_of(wilds) if key is not None else []
         if wilds:
             wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
