@@ -136,8 +136,19 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 top = min(hi, len(group))
                 if top < lo:
                     continue
-                classes = classes_of(group)
-                if len(classes) == 1:  # the first a cards, each size charged as one way
+                # one key for all (classes_of's answer, without its dict): the keys are
+                # worked out in the same order, so classes_of finds them all known
+                get = known.get  # type: ignore[union-attr]
+                t = get(group[0])
+                if t is None:
+                    t = key(group[0])
+                for c in group:
+                    u = get(c)
+                    if u is None:
+                        u = key(c)
+                    if u != t:
+                        break
+                else:  # the first a cards, each size charged as one way
                     for a in range(lo, top + 1):
                         WORK[0] -= 1
                         if WORK[0] < 0:
@@ -146,10 +157,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                         if len(out) > limit:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose "
                                                     "from")
-                    t = known[group[0]]  # type: ignore[index]  # classes_of worked it out
                     alike = alike or t in seen
                     seen.add(t)
                     continue
+                classes = classes_of(group)
                 alike = True
                 for a in range(lo, top + 1):
                     out.extend(map(list, choices(group, classes, a)))
@@ -316,8 +327,12 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         out: list[list[int]] = []
         suits: dict[Any, dict[int, int]] = {}
         table = places_table(ace)
+        twice = False  # a card in two places (an ace under ace: 'both')
         for c in by_name(items_of(cards)):
-            for p in table[c]:
+            ps = table[c]
+            if len(ps) > 1:
+                twice = True
+            for p in ps:
                 suits.setdefault(suit[c], {})[p] = c
         for s in suits:
             at = suits[s]
@@ -329,7 +344,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     p += 1
                     if len(seq) >= lo:
                         out.append(list(seq))
-        return dedupe(out)
+        return dedupe(out) if twice else distinct_runs(out)
 
     def is_set(cards: Any, *, wild: Any = None, max_wild: int | None = None) -> bool:
         nat, wilds = split(cards, wild)
@@ -342,8 +357,12 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         of a card of each rank in the sequence (two 5s make two runs through 5)."""
         at: dict[int, list[int]] = {}
         table = places_table(ace)
+        twice = False  # a card in two places (an ace under ace: 'both')
         for c in cs:
-            for p in table[c]:
+            ps = table[c]
+            if len(ps) > 1:
+                twice = True
+            for p in ps:
                 at.setdefault(p, []).append(c)
         out: list[list[int]] = []
         for start in sorted(at):
@@ -358,12 +377,42 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     if len(out) + n > MAX_MELDS * 4:
                         raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
                     out.extend(list(x) for x in itertools.product(*places))
-        return dedupe(out)
+        return dedupe(out) if twice else distinct_runs(out)
+
+    def distinct_runs(out: list[list[int]]) -> list[list[int]]:
+        """``dedupe`` of runs of cards of distinct names each in one place: no two runs are
+        alike (each is its own cards at its own places), so each is only put in order."""
+        if len(out) > MAX_MELDS:
+            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        by_place = place.__getitem__
+        for o in out:
+            o.sort(key=by_place)
+        return out
 
     def is_run(cards: Any, *, ace: str = "low", suited: Any = True) -> bool:
         cs = items_of(cards)
-        if not cs or any(rank[c] == "JK" for c in cs) or (
-                suited and len({suit[c] for c in cs}) != 1):
+        if not cs:
+            return False
+        if suited:
+            s0 = suit[cs[0]]
+            for c in cs:
+                if suit[c] != s0:
+                    return False
+        # each card's one place (a joker has none: no run), read from the table; only
+        # an ace under ace: 'both' has two (then every choice of places is tried below)
+        table = places_table(ace)
+        ps = []
+        for c in cs:
+            p = table[c]
+            if len(p) != 1:
+                break
+            ps.append(p[0])
+        else:
+            if len(ps) == 1:
+                return True
+            lo = min(ps)
+            return max(ps) - lo == len(ps) - 1 and len(set(ps)) == len(ps)
+        if any(rank[c] == "JK" for c in cs):
             return False
         places = [positions(c, ace) for c in cs]
         # only an ace under ace: 'both' has two places, 1 and 14, and a run takes each place
