@@ -78,6 +78,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     ids: dict[str, int] = {}
     for c in range(len(rank)):
         name_id.append(ids.setdefault(name[c], len(ids)))
+    # no two cards of one name (one pack): cards are told apart by their ids alone
+    one_pack = len(ids) == len(rank)
     # a deck with ranks of its own (decks.py) runs in the order it lists them
     own_order = any(r not in RUN_PLACE and r not in ("A", "JK") for r in rank)
 
@@ -129,7 +131,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     out.extend(map(list, choices(group, [], a)))
                     if len(out) > limit:
                         raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
-            alike = len({name_id[c] for g in enough for c in g}) < sum(map(len, enough))
+            cards = [c for g in enough for c in g]
+            alike = len(set(cards) if one_pack else {name_id[c] for c in cards}) < len(cards)
         else:
             seen: set[str] = set()
             for group in enough:
@@ -178,6 +181,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
 
     def by_name(cs: list[int]) -> list[int]:
         """One card per distinct name: identical cards are interchangeable in a choice."""
+        if one_pack:  # a name is a card: the first of each card
+            return list(dict.fromkeys(cs))
         seen: dict[str, int] = {}
         for c in cs:
             seen.setdefault(name[c], c)
@@ -334,17 +339,45 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 twice = True
             for p in ps:
                 suits.setdefault(suit[c], {})[p] = c
-        for s in suits:
+        if type(lo) is not int:  # the walk below, place by place (lo: 2.5, say)
+            for s in suits:
+                at = suits[s]
+                for start in sorted(at):
+                    seq = []
+                    p = start
+                    while p in at:
+                        seq.append(at[p])
+                        p += 1
+                        if len(seq) >= lo:
+                            out.append(list(seq))
+            return dedupe(out)
+        lo = max(lo, 1)
+        by_place = place.__getitem__
+        for s in suits:  # each stretch of places in a row: its runs from each start
             at = suits[s]
-            for start in sorted(at):
-                seq = []
-                p = start
-                while p in at:
-                    seq.append(at[p])
-                    p += 1
-                    if len(seq) >= lo:
-                        out.append(list(seq))
-        return dedupe(out) if twice else distinct_runs(out)
+            ks = sorted(at)
+            i, n = 0, len(ks)
+            while i < n:
+                j = i + 1
+                while j < n and ks[j] == ks[j - 1] + 1:
+                    j += 1
+                if j - i >= lo:
+                    seq = [at[p] for p in ks[i:j]]
+                    ps = [place[c] for c in seq]
+                    # a stretch in the order cards are listed in: so is each of its runs
+                    ordered = twice or ps == sorted(ps)
+                    for a in range(len(seq) - lo + 1):
+                        for b in range(a + lo, len(seq) + 1):
+                            r = seq[a:b]
+                            if not ordered:
+                                r.sort(key=by_place)
+                            out.append(r)
+                i = j
+        if twice:
+            return dedupe(out)
+        if len(out) > MAX_MELDS:
+            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        return out
 
     def is_set(cards: Any, *, wild: Any = None, max_wild: int | None = None) -> bool:
         nat, wilds = split(cards, wild)
