@@ -109,9 +109,37 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         return out
 
+    def classes_of(cs: list[int], key: Any, known: Any) -> list[list[int]]:
+        """The cards by key, each key's cards in the list's order (with no key, each
+        card is its own)."""
+        if key is None:
+            return [[c] for c in cs]
+        classes: dict[str, list[int]] = {}
+        get = known.get  # type: ignore[union-attr]
+        for c in cs:
+            t = get(c)
+            classes.setdefault(key(c) if t is None else t, []).append(c)
+        return list(classes.values())
+
+    def choices(cs: list[int], classes: list[list[int]], k: int, key: Any) -> Any:
+        """Every choice of k of the cards; with a key, one per mix of keys (the first
+        cards of each key), so that many equal cards cost nothing."""
+        # many wild cards make astronomically many choices: bound them before making any
+        n = math.comb(len(cs), k) if key is None else \
+            math.comb(max(0, len(classes) + k - 1), k)
+        if n > MAX_COLLECTION:
+            raise RuntimeRulesError(f"sets(): more than {MAX_COLLECTION} ways to choose "
+                                    f"{k} of {len(cs)} cards (fewer wild cards, or a "
+                                    "lower max_wild:?)")
+        charge(n)
+        if key is None:
+            return itertools.combinations(cs, k)
+        if len(classes) == 1:  # _first_of_each's one answer, if any
+            return [classes[0][:k]] if len(classes[0]) >= k else []
+        return _first_of_each(classes, k)
+
     def plain_sets(ranks: dict[str, list[int]], lo: int, hi: int, key: Any,
-                   known: dict[int, str] | None, classes_of: Callable[..., Any],
-                   choices: Callable[..., Any]) -> list[list[int]]:
+                   known: dict[int, str] | None) -> list[list[int]]:
         """``sets`` with no wild card: the same sets in the same order, charged the same, in
         fewer steps; where no two of them can be alike, none is looked for (no two cards of
         one name; with a key, each rank's cards of one key and no two ranks' keys equal)."""
@@ -128,7 +156,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         if key is None:
             for group in enough:
                 for a in range(lo, min(hi, len(group)) + 1):
-                    out.extend(map(list, choices(group, [], a)))
+                    out.extend(map(list, choices(group, [], a, None)))
                     if len(out) > limit:
                         raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
             cards = [c for g in enough for c in g]
@@ -163,10 +191,10 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     alike = alike or t in seen
                     seen.add(t)
                     continue
-                classes = classes_of(group)
+                classes = classes_of(group, key, known)
                 alike = True
                 for a in range(lo, top + 1):
-                    out.extend(map(list, choices(group, classes, a)))
+                    out.extend(map(list, choices(group, classes, a, key)))
                     if len(out) > limit:
                         raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         if alike:
@@ -216,50 +244,31 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             raise RuntimeRulesError(f"sets(): the smallest size is {lo} and max_wild: "
                                     f"{max_wild}; a set has at least one card, and max_wild: "
                                     "is 0 or more")
+        if wild is None:  # no wild card: plain_sets (without a copy of the cards)
+            cs = items_of(cards)
+            known = None
+            if key is not None:
+                key, known = _key_texts(key, kept)
+            hi = min(hi, len(cs))  # no set is bigger than the cards given
+            ranks: dict[str, list[int]] = {}
+            for c in cs:
+                ranks.setdefault(rank[c], []).append(c)
+            return plain_sets(ranks, lo, hi, key, known)
         nat, wilds = split(cards, wild)
         known = None
         if key is not None:
             key, known = _key_texts(key, kept)
         hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
-        ranks: dict[str, list[int]] = {}
+        ranks = {}
         for c in nat:
             ranks.setdefault(rank[c], []).append(c)
         out: list[list[int]] = []
 
-        def classes_of(cs: list[int]) -> list[list[int]]:
-            """The cards by key, each key's cards in the list's order (with no key, each
-            card is its own)."""
-            if key is None:
-                return [[c] for c in cs]
-            classes: dict[str, list[int]] = {}
-            get = known.get  # type: ignore[union-attr]
-            for c in cs:
-                t = get(c)
-                classes.setdefault(key(c) if t is None else t, []).append(c)
-            return list(classes.values())
-
-        def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
-            """Every choice of k of the cards; with a key, one per mix of keys (the first
-            cards of each key), so that many equal cards cost nothing."""
-            # many wild cards make astronomically many choices: bound them before making any
-            n = math.comb(len(cs), k) if key is None else \
-                math.comb(max(0, len(classes) + k - 1), k)
-            if n > MAX_COLLECTION:
-                raise RuntimeRulesError(f"sets(): more than {MAX_COLLECTION} ways to choose "
-                                        f"{k} of {len(cs)} cards (fewer wild cards, or a "
-                                        "lower max_wild:?)")
-            charge(n)
-            if key is None:
-                return itertools.combinations(cs, k)
-            if len(classes) == 1:  # _first_of_each's one answer, if any
-                return [classes[0][:k]] if len(classes[0]) >= k else []
-            return _first_of_each(classes, k)
-
         if not wilds:
-            return plain_sets(ranks, lo, hi, key, known, classes_of, choices)
-        wild_classes = classes_of(wilds) if key is not None else []
+            return plain_sets(ranks, lo, hi, key, known)
+        wild_classes = classes_of(wilds, key, known) if key is not None else []
         if wilds:
-            wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
+            wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k, key)]
                             for k in range(0, min(max_wild, len(wilds)) + 1)}
         else:  # choices()'s one way to take no card of none, written out
             WORK[0] -= 1  # charge(math.comb(0, 0))
@@ -283,7 +292,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     if a < 1 or a > glen:
                         continue
                     if group_classes is None:
-                        group_classes = classes_of(group) if key is not None else []
+                        group_classes = classes_of(group, key, known) if key is not None else []
                         one_class = len(group_classes) == 1
                     if one_class:  # choices()'s one way, written out: the first a cards
                         WORK[0] -= 1  # charge(math.comb(a, a))
@@ -295,14 +304,14 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                         if len(out) > MAX_MELDS * 4:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
                         continue
-                    for nc in choices(group, group_classes, a):
+                    for nc in choices(group, group_classes, a, key):
                         for wc in wcs:
                             out.append(list(nc) + wc)
                         if len(out) > MAX_MELDS * 4:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         if all_wild:
             for size in range(lo, min(hi, len(wilds)) + 1):
-                out.extend(list(x) for x in choices(wilds, wild_classes, size))
+                out.extend(list(x) for x in choices(wilds, wild_classes, size, key))
         return dedupe(out, key, known)
 
     def positions(c: int, ace: str) -> list[int]:
