@@ -69,9 +69,12 @@ class Choices:
         left = WORK[0]
         legal = self._pick_legal(action, F, opts, count)
         used = left - WORK[0]
-        prefix = tuple(F[a[3]] for a in action.args[:-1])
+        prefix = tuple([F[a[3]] for a in action.args[:-1]]) if len(action.args) > 1 else ()
         if count == 0:
             return [(action, (*prefix, []))] if legal is None or legal else []
+        if legal is not None and not legal:  # no legal whole choice: _next_items' []
+            self.pick_kept = ([], opts, count, legal, used)
+            return []
         item = action.pick.item  # type: ignore[union-attr]
         out = [(item, (*prefix, opts[i])) for i in _next_items(legal, (), len(opts))]
         if legal is not None:
