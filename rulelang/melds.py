@@ -332,61 +332,80 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         # anything but 'low' and 'high' is positions()'s 'both'
         return (places_of.get(ace) if type(ace) is str else None) or places_of["both"]
 
+    # per ace: a card's suit and place as one number, suit * span + place (-1: no place, a
+    # joker; -2: two places), so that the places in a row of one suit are numbers in a row
+    suit_no: dict[Any, int] = {}
+    for c in range(len(rank)):
+        suit_no.setdefault(suit[c], len(suit_no))
+    span = max((p for t in places_of.values() for ps in t for p in ps), default=0) + 2
+    spot_of = {ace: [-1 if not ps else -2 if len(ps) > 1 else suit_no[suit[c]] * span + ps[0]
+                     for c, ps in enumerate(t)] for ace, t in places_of.items()}
+
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards); with
         ``suited: false``, in any suits (``mixed_runs``)."""
         if not suited:
             return mixed_runs(by_name(items_of(cards)), lo, ace)
-        out: list[list[int]] = []
-        suits: dict[Any, dict[int, int]] = {}
-        table = places_table(ace)
-        twice = False  # a card in two places (an ace under ace: 'both')
-        for c in by_name(items_of(cards)):
-            ps = table[c]
-            if len(ps) > 1:
-                twice = True
-            for p in ps:
-                suits.setdefault(suit[c], {})[p] = c
-        if type(lo) is not int:  # the walk below, place by place (lo: 2.5, say)
-            for s in suits:
-                at = suits[s]
-                for start in sorted(at):
-                    seq = []
-                    p = start
-                    while p in at:
-                        seq.append(at[p])
-                        p += 1
-                        if len(seq) >= lo:
-                            out.append(list(seq))
-            return dedupe(out)
+        cs = by_name(items_of(cards))
+        spots = (spot_of.get(ace) if type(ace) is str else None) or spot_of["both"]
+        keys = [spots[c] for c in cs]
+        if type(lo) is not int or -2 in keys:  # odd sizes, cards in two places: place by place
+            return walk_runs(cs, lo, ace)
+        at: dict[int, int] = {}
+        for k, c in zip(keys, cs):
+            if k >= 0:
+                at[k] = c  # (the last card of a place, as walk_runs)
+        # the suits in the order their first cards come
+        suits = {k // span: i for i, k in enumerate(reversed([k for k in keys if k >= 0]))}
         lo = max(lo, 1)
+        stretches = []
+        ks = sorted(at)
+        i, n = 0, len(ks)
+        while i < n:
+            j = i + 1
+            while j < n and ks[j] == ks[j - 1] + 1:
+                j += 1
+            if j - i >= lo:
+                stretches.append((-suits[ks[i] // span], [at[k] for k in ks[i:j]]))
+            i = j
+        if len(stretches) > 1:
+            stretches.sort(key=lambda x: x[0])  # stable: a suit's stretches stay in order
+        out: list[list[int]] = []
         by_place = place.__getitem__
-        for s in suits:  # each stretch of places in a row: its runs from each start
-            at = suits[s]
-            ks = sorted(at)
-            i, n = 0, len(ks)
-            while i < n:
-                j = i + 1
-                while j < n and ks[j] == ks[j - 1] + 1:
-                    j += 1
-                if j - i >= lo:
-                    seq = [at[p] for p in ks[i:j]]
-                    ps = [place[c] for c in seq]
-                    # a stretch in the order cards are listed in: so is each of its runs
-                    ordered = twice or ps == sorted(ps)
-                    for a in range(len(seq) - lo + 1):
-                        for b in range(a + lo, len(seq) + 1):
-                            r = seq[a:b]
-                            if not ordered:
-                                r.sort(key=by_place)
-                            out.append(r)
-                i = j
-        if twice:
-            return dedupe(out)
+        for _, seq in stretches:  # each stretch of places in a row: its runs from each start
+            ps = [place[c] for c in seq]
+            # a stretch in the order cards are listed in: so is each of its runs
+            ordered = ps == sorted(ps)
+            for a in range(len(seq) - lo + 1):
+                for b in range(a + lo, len(seq) + 1):
+                    r = seq[a:b]
+                    if not ordered:
+                        r.sort(key=by_place)
+                    out.append(r)
         if len(out) > MAX_MELDS:
             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         return out
+
+    def walk_runs(cs: list[int], lo: Any, ace: str) -> list[list[int]]:
+        """``runs`` place by place (cards of distinct names, any ``lo``)."""
+        out: list[list[int]] = []
+        suits: dict[Any, dict[int, int]] = {}
+        table = places_table(ace)
+        for c in cs:
+            for p in table[c]:
+                suits.setdefault(suit[c], {})[p] = c
+        for s in suits:
+            at = suits[s]
+            for start in sorted(at):
+                seq = []
+                p = start
+                while p in at:
+                    seq.append(at[p])
+                    p += 1
+                    if len(seq) >= lo:
+                        out.append(list(seq))
+        return dedupe(out)
 
     def is_set(cards: Any, *, wild: Any = None, max_wild: int | None = None) -> bool:
         nat, wilds = split(cards, wild)
