@@ -352,28 +352,31 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         keys = [spots[c] for c in cs]
         if type(lo) is not int or -2 in keys:  # odd sizes, cards in two places: place by place
             return walk_runs(cs, lo, ace)
-        at: dict[int, int] = {}
-        for k, c in zip(keys, cs):
-            if k >= 0:
-                at[k] = c  # (the last card of a place, as walk_runs)
-        # the suits in the order their first cards come
-        suits = {k // span: i for i, k in enumerate(reversed([k for k in keys if k >= 0]))}
+        at = dict(zip(keys, cs))  # (the last card of a place, as walk_runs)
+        at.pop(-1, None)  # jokers: no place
         lo = max(lo, 1)
         stretches = []
         ks = sorted(at)
-        i, n = 0, len(ks)
-        while i < n:
-            j = i + 1
-            while j < n and ks[j] == ks[j - 1] + 1:
-                j += 1
-            if j - i >= lo:
-                stretches.append((-suits[ks[i] // span], [at[k] for k in ks[i:j]]))
-            i = j
-        if len(stretches) > 1:
-            stretches.sort(key=lambda x: x[0])  # stable: a suit's stretches stay in order
+        start = 0
+        prev = -9
+        for i, k in enumerate(ks):
+            if k != prev + 1:
+                if i - start >= lo:
+                    stretches.append(ks[start:i])
+                start = i
+            prev = k
+        if len(ks) - start >= lo:
+            stretches.append(ks[start:])
+        if len(stretches) > 1:  # the suits in the order their first cards come (stable)
+            first: dict[int, int] = {}
+            for k in keys:
+                if k >= 0:
+                    first.setdefault(k // span, len(first))
+            stretches.sort(key=lambda x: first[x[0] // span])
         out: list[list[int]] = []
         by_place = place.__getitem__
-        for _, seq in stretches:  # each stretch of places in a row: its runs from each start
+        for spots_in_row in stretches:  # each stretch of places in a row: its runs
+            seq = [at[k] for k in spots_in_row]
             ps = [place[c] for c in seq]
             # a stretch in the order cards are listed in: so is each of its runs
             ordered = ps == sorted(ps)
