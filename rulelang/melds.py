@@ -152,6 +152,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             enough = [enough[i] for i in sorted(range(len(enough)), key=firsts.__getitem__)]
         out: list[list[int]] = []
         limit = MAX_MELDS * 4
+        by_place = place.__getitem__
         alike = False  # whether two of the sets may be alike (then dedupe looks)
         if key is None:
             for group in enough:
@@ -180,14 +181,22 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     if u != t:
                         break
                 else:  # the first a cards, each size charged as one way
-                    for a in range(lo, top + 1):
-                        WORK[0] -= 1
-                        if WORK[0] < 0:
-                            out_of_work()
-                        out.append(group[:a])
-                        if len(out) > limit:
-                            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose "
-                                                    "from")
+                    if len(out) + top - lo >= limit or WORK[0] <= top - lo:
+                        for a in range(lo, top + 1):  # a limit met on the way: where
+                            WORK[0] -= 1
+                            if WORK[0] < 0:
+                                out_of_work()
+                            out.append(sorted(group[:a], key=by_place))
+                            if len(out) > limit:
+                                raise RuntimeRulesError(f"more than {MAX_MELDS} melds to "
+                                                        "choose from")
+                    else:  # put in order here (a set of one card is)
+                        WORK[0] -= top - lo + 1
+                        for a in range(lo, top + 1):
+                            r = group[:a]
+                            if a > 1:
+                                r.sort(key=by_place)
+                            out.append(r)
                     alike = alike or t in seen
                     seen.add(t)
                     continue
@@ -201,9 +210,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return dedupe(out, key, known)
         if len(out) > MAX_MELDS:
             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
-        by_place = place.__getitem__
-        for o in out:
-            if len(o) > 1:
+        if key is None:  # (with a key, each set was put in order as it was made)
+            for o in out:
                 o.sort(key=by_place)
         return out
 
