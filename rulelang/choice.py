@@ -69,9 +69,12 @@ class Choices:
         left = WORK[0]
         legal = self._pick_legal(action, F, opts, count)
         used = left - WORK[0]
-        prefix = tuple(F[a[3]] for a in action.args[:-1])
+        prefix = tuple([F[a[3]] for a in action.args[:-1]]) if len(action.args) > 1 else ()
         if count == 0:
             return [(action, (*prefix, []))] if legal is None or legal else []
+        if legal is not None and not legal:  # no legal whole choice: _next_items' []
+            self.pick_kept = ([], opts, count, legal, used)
+            return []
         item = action.pick.item  # type: ignore[union-attr]
         out = [(item, (*prefix, opts[i])) for i in _next_items(legal, (), len(opts))]
         if legal is not None:
@@ -139,7 +142,7 @@ class Choices:
         except (RulesError, *PY_ERRORS) as e:
             raise as_rules_error(e, action.when_span) from None
         charge((left - WORK[0]) * (ways - 1))
-        return frozenset(itertools.combinations(range(n), count)) if ok else frozenset()
+        return _every(n, count) if ok else frozenset()
 
     # ------------------------------------------------------------------ playing an item
     def pick_item(self, item: ActionDef, args: tuple, clean: bool
@@ -293,10 +296,36 @@ def _index(options: tuple, v: Any) -> int:
     raise RuntimeRulesError(f"{brief(v)} is not among the choice's options")
 
 
+class _Every(frozenset):
+    """Every whole choice of ``count`` of n options (all legal): any item not chosen yet
+    is held with those chosen by some of them, so the next items need no look through them."""
+
+    count = 0
+
+
+# _Every's of the sizes met, made once (a choice of a hand's cards has a few hundred at most)
+_EVERY: dict[tuple[int, int], _Every] = {}
+
+
+def _every(n: int, count: int) -> _Every:
+    got = _EVERY.get((n, count))
+    if got is None:
+        got = _Every(itertools.combinations(range(n), count))
+        got.count = count
+        if len(got) <= 5_000:
+            if len(_EVERY) > 64:
+                _EVERY.clear()
+            _EVERY[(n, count)] = got
+    return got
+
+
 def _next_items(legal: frozenset | None, chosen: tuple, n: int) -> list[int]:
     """The indexes that may come next: not chosen yet, and held with those chosen by some
     legal whole choice."""
     if legal is None:
+        return [i for i in range(n) if i not in chosen]
+    if type(legal) is _Every and len(chosen) < legal.count:  # each whole choice looked at
+        charge(len(legal))
         return [i for i in range(n) if i not in chosen]
     need = set(chosen)
     found: set[int] = set()

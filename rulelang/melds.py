@@ -78,6 +78,8 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     ids: dict[str, int] = {}
     for c in range(len(rank)):
         name_id.append(ids.setdefault(name[c], len(ids)))
+    # no two cards of one name (one pack): cards are told apart by their ids alone
+    one_pack = len(ids) == len(rank)
     # a deck with ranks of its own (decks.py) runs in the order it lists them
     own_order = any(r not in RUN_PLACE and r not in ("A", "JK") for r in rank)
 
@@ -107,8 +109,116 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         return out
 
+    def classes_of(cs: list[int], key: Any, known: Any) -> list[list[int]]:
+        """The cards by key, each key's cards in the list's order (with no key, each
+        card is its own)."""
+        if key is None:
+            return [[c] for c in cs]
+        classes: dict[str, list[int]] = {}
+        get = known.get  # type: ignore[union-attr]
+        for c in cs:
+            t = get(c)
+            classes.setdefault(key(c) if t is None else t, []).append(c)
+        return list(classes.values())
+
+    def choices(cs: list[int], classes: list[list[int]], k: int, key: Any) -> Any:
+        """Every choice of k of the cards; with a key, one per mix of keys (the first
+        cards of each key), so that many equal cards cost nothing."""
+        # many wild cards make astronomically many choices: bound them before making any
+        n = math.comb(len(cs), k) if key is None else \
+            math.comb(max(0, len(classes) + k - 1), k)
+        if n > MAX_COLLECTION:
+            raise RuntimeRulesError(f"sets(): more than {MAX_COLLECTION} ways to choose "
+                                    f"{k} of {len(cs)} cards (fewer wild cards, or a "
+                                    "lower max_wild:?)")
+        charge(n)
+        if key is None:
+            return itertools.combinations(cs, k)
+        if len(classes) == 1:  # _first_of_each's one answer, if any
+            return [classes[0][:k]] if len(classes[0]) >= k else []
+        return _first_of_each(classes, k)
+
+    def plain_sets(ranks: dict[str, list[int]], lo: int, hi: int, key: Any,
+                   known: dict[int, str] | None) -> list[list[int]]:
+        """``sets`` with no wild card: the same sets in the same order, charged the same, in
+        fewer steps; where no two of them can be alike, none is looked for (no two cards of
+        one name; with a key, each rank's cards of one key and no two ranks' keys equal)."""
+        WORK[0] -= 1  # choices()'s one way to take no wild card of none
+        if WORK[0] < 0:
+            out_of_work()
+        enough = [g for g in ranks.values() if len(g) >= lo]
+        if len(enough) > 1:  # sort(key=lambda g: order[g[0]]), with no call per group
+            firsts = [order[g[0]] for g in enough]
+            enough = [enough[i] for i in sorted(range(len(enough)), key=firsts.__getitem__)]
+        out: list[list[int]] = []
+        limit = MAX_MELDS * 4
+        by_place = place.__getitem__
+        alike = False  # whether two of the sets may be alike (then dedupe looks)
+        if key is None:
+            for group in enough:
+                for a in range(lo, min(hi, len(group)) + 1):
+                    out.extend(map(list, choices(group, [], a, None)))
+                    if len(out) > limit:
+                        raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+            cards = [c for g in enough for c in g]
+            alike = len(set(cards) if one_pack else {name_id[c] for c in cards}) < len(cards)
+        else:
+            seen: set[str] = set()
+            for group in enough:
+                top = min(hi, len(group))
+                if top < lo:
+                    continue
+                # one key for all (classes_of's answer, without its dict): the keys are
+                # worked out in the same order, so classes_of finds them all known
+                get = known.get  # type: ignore[union-attr]
+                t = get(group[0])
+                if t is None:
+                    t = key(group[0])
+                for c in group:
+                    u = get(c)
+                    if u is None:
+                        u = key(c)
+                    if u != t:
+                        break
+                else:  # the first a cards, each size charged as one way
+                    if len(out) + top - lo >= limit or WORK[0] <= top - lo:
+                        for a in range(lo, top + 1):  # a limit met on the way: where
+                            WORK[0] -= 1
+                            if WORK[0] < 0:
+                                out_of_work()
+                            out.append(sorted(group[:a], key=by_place))
+                            if len(out) > limit:
+                                raise RuntimeRulesError(f"more than {MAX_MELDS} melds to "
+                                                        "choose from")
+                    else:  # put in order here (a set of one card is)
+                        WORK[0] -= top - lo + 1
+                        for a in range(lo, top + 1):
+                            r = group[:a]
+                            if a > 1:
+                                r.sort(key=by_place)
+                            out.append(r)
+                    alike = alike or t in seen
+                    seen.add(t)
+                    continue
+                classes = classes_of(group, key, known)
+                alike = True
+                for a in range(lo, top + 1):
+                    out.extend(map(list, choices(group, classes, a, key)))
+                    if len(out) > limit:
+                        raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        if alike:
+            return dedupe(out, key, known)
+        if len(out) > MAX_MELDS:
+            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        if key is None:  # (with a key, each set was put in order as it was made)
+            for o in out:
+                o.sort(key=by_place)
+        return out
+
     def by_name(cs: list[int]) -> list[int]:
         """One card per distinct name: identical cards are interchangeable in a choice."""
+        if one_pack:  # a name is a card: the first of each card
+            return list(dict.fromkeys(cs))
         seen: dict[str, int] = {}
         for c in cs:
             seen.setdefault(name[c], c)
@@ -142,48 +252,31 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             raise RuntimeRulesError(f"sets(): the smallest size is {lo} and max_wild: "
                                     f"{max_wild}; a set has at least one card, and max_wild: "
                                     "is 0 or more")
+        if wild is None:  # no wild card: plain_sets (without a copy of the cards)
+            cs = items_of(cards)
+            known = None
+            if key is not None:
+                key, known = _key_texts(key, kept)
+            hi = min(hi, len(cs))  # no set is bigger than the cards given
+            ranks: dict[str, list[int]] = {}
+            for c in cs:
+                ranks.setdefault(rank[c], []).append(c)
+            return plain_sets(ranks, lo, hi, key, known)
         nat, wilds = split(cards, wild)
         known = None
         if key is not None:
             key, known = _key_texts(key, kept)
         hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
-        ranks: dict[str, list[int]] = {}
+        ranks = {}
         for c in nat:
             ranks.setdefault(rank[c], []).append(c)
         out: list[list[int]] = []
 
-        def classes_of(cs: list[int]) -> list[list[int]]:
-            """The cards by key, each key's cards in the list's order (with no key, each
-            card is its own)."""
-            if key is None:
-                return [[c] for c in cs]
-            classes: dict[str, list[int]] = {}
-            get = known.get  # type: ignore[union-attr]
-            for c in cs:
-                t = get(c)
-                classes.setdefault(key(c) if t is None else t, []).append(c)
-            return list(classes.values())
-
-        def choices(cs: list[int], classes: list[list[int]], k: int) -> Any:
-            """Every choice of k of the cards; with a key, one per mix of keys (the first
-            cards of each key), so that many equal cards cost nothing."""
-            # many wild cards make astronomically many choices: bound them before making any
-            n = math.comb(len(cs), k) if key is None else \
-                math.comb(max(0, len(classes) + k - 1), k)
-            if n > MAX_COLLECTION:
-                raise RuntimeRulesError(f"sets(): more than {MAX_COLLECTION} ways to choose "
-                                        f"{k} of {len(cs)} cards (fewer wild cards, or a "
-                                        "lower max_wild:?)")
-            charge(n)
-            if key is None:
-                return itertools.combinations(cs, k)
-            if len(classes) == 1:  # _first_of_each's one answer, if any
-                return [classes[0][:k]] if len(classes[0]) >= k else []
-            return _first_of_each(classes, k)
-
-        wild_classes = classes_of(wilds) if key is not None else []
+        if not wilds:
+            return plain_sets(ranks, lo, hi, key, known)
+        wild_classes = classes_of(wilds, key, known) if key is not None else []
         if wilds:
-            wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k)]
+            wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k, key)]
                             for k in range(0, min(max_wild, len(wilds)) + 1)}
         else:  # choices()'s one way to take no card of none, written out
             WORK[0] -= 1  # charge(math.comb(0, 0))
@@ -207,7 +300,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     if a < 1 or a > glen:
                         continue
                     if group_classes is None:
-                        group_classes = classes_of(group) if key is not None else []
+                        group_classes = classes_of(group, key, known) if key is not None else []
                         one_class = len(group_classes) == 1
                     if one_class:  # choices()'s one way, written out: the first a cards
                         WORK[0] -= 1  # charge(math.comb(a, a))
@@ -219,14 +312,14 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                         if len(out) > MAX_MELDS * 4:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
                         continue
-                    for nc in choices(group, group_classes, a):
+                    for nc in choices(group, group_classes, a, key):
                         for wc in wcs:
                             out.append(list(nc) + wc)
                         if len(out) > MAX_MELDS * 4:
                             raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
         if all_wild:
             for size in range(lo, min(hi, len(wilds)) + 1):
-                out.extend(list(x) for x in choices(wilds, wild_classes, size))
+                out.extend(list(x) for x in choices(wilds, wild_classes, size, key))
         return dedupe(out, key, known)
 
     def positions(c: int, ace: str) -> list[int]:
@@ -247,16 +340,70 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         # anything but 'low' and 'high' is positions()'s 'both'
         return (places_of.get(ace) if type(ace) is str else None) or places_of["both"]
 
+    # per ace: a card's suit and place as one number, suit * span + place (-1: no place, a
+    # joker; -2: two places), so that the places in a row of one suit are numbers in a row
+    suit_no: dict[Any, int] = {}
+    for c in range(len(rank)):
+        suit_no.setdefault(suit[c], len(suit_no))
+    span = max((p for t in places_of.values() for ps in t for p in ps), default=0) + 2
+    spot_of = {ace: [-1 if not ps else -2 if len(ps) > 1 else suit_no[suit[c]] * span + ps[0]
+                     for c, ps in enumerate(t)] for ace, t in places_of.items()}
+
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards); with
         ``suited: false``, in any suits (``mixed_runs``)."""
         if not suited:
             return mixed_runs(by_name(items_of(cards)), lo, ace)
+        cs = by_name(items_of(cards))
+        spots = (spot_of.get(ace) if type(ace) is str else None) or spot_of["both"]
+        keys = [spots[c] for c in cs]
+        if type(lo) is not int or -2 in keys:  # odd sizes, cards in two places: place by place
+            return walk_runs(cs, lo, ace)
+        at = dict(zip(keys, cs))  # (the last card of a place, as walk_runs)
+        at.pop(-1, None)  # jokers: no place
+        lo = max(lo, 1)
+        stretches = []
+        ks = sorted(at)
+        start = 0
+        prev = -9
+        for i, k in enumerate(ks):
+            if k != prev + 1:
+                if i - start >= lo:
+                    stretches.append(ks[start:i])
+                start = i
+            prev = k
+        if len(ks) - start >= lo:
+            stretches.append(ks[start:])
+        if len(stretches) > 1:  # the suits in the order their first cards come (stable)
+            first: dict[int, int] = {}
+            for k in keys:
+                if k >= 0:
+                    first.setdefault(k // span, len(first))
+            stretches.sort(key=lambda x: first[x[0] // span])
+        out: list[list[int]] = []
+        by_place = place.__getitem__
+        for spots_in_row in stretches:  # each stretch of places in a row: its runs
+            seq = [at[k] for k in spots_in_row]
+            ps = [place[c] for c in seq]
+            # a stretch in the order cards are listed in: so is each of its runs
+            ordered = ps == sorted(ps)
+            for a in range(len(seq) - lo + 1):
+                for b in range(a + lo, len(seq) + 1):
+                    r = seq[a:b]
+                    if not ordered:
+                        r.sort(key=by_place)
+                    out.append(r)
+        if len(out) > MAX_MELDS:
+            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        return out
+
+    def walk_runs(cs: list[int], lo: Any, ace: str) -> list[list[int]]:
+        """``runs`` place by place (cards of distinct names, any ``lo``)."""
         out: list[list[int]] = []
         suits: dict[Any, dict[int, int]] = {}
         table = places_table(ace)
-        for c in by_name(items_of(cards)):
+        for c in cs:
             for p in table[c]:
                 suits.setdefault(suit[c], {})[p] = c
         for s in suits:
@@ -282,8 +429,12 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         of a card of each rank in the sequence (two 5s make two runs through 5)."""
         at: dict[int, list[int]] = {}
         table = places_table(ace)
+        twice = False  # a card in two places (an ace under ace: 'both')
         for c in cs:
-            for p in table[c]:
+            ps = table[c]
+            if len(ps) > 1:
+                twice = True
+            for p in ps:
                 at.setdefault(p, []).append(c)
         out: list[list[int]] = []
         for start in sorted(at):
@@ -298,12 +449,42 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                     if len(out) + n > MAX_MELDS * 4:
                         raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
                     out.extend(list(x) for x in itertools.product(*places))
-        return dedupe(out)
+        return dedupe(out) if twice else distinct_runs(out)
+
+    def distinct_runs(out: list[list[int]]) -> list[list[int]]:
+        """``dedupe`` of runs of cards of distinct names each in one place: no two runs are
+        alike (each is its own cards at its own places), so each is only put in order."""
+        if len(out) > MAX_MELDS:
+            raise RuntimeRulesError(f"more than {MAX_MELDS} melds to choose from")
+        by_place = place.__getitem__
+        for o in out:
+            o.sort(key=by_place)
+        return out
 
     def is_run(cards: Any, *, ace: str = "low", suited: Any = True) -> bool:
         cs = items_of(cards)
-        if not cs or any(rank[c] == "JK" for c in cs) or (
-                suited and len({suit[c] for c in cs}) != 1):
+        if not cs:
+            return False
+        if suited:
+            s0 = suit[cs[0]]
+            for c in cs:
+                if suit[c] != s0:
+                    return False
+        # each card's one place (a joker has none: no run), read from the table; only
+        # an ace under ace: 'both' has two (then every choice of places is tried below)
+        table = places_table(ace)
+        ps = []
+        for c in cs:
+            p = table[c]
+            if len(p) != 1:
+                break
+            ps.append(p[0])
+        else:
+            if len(ps) == 1:
+                return True
+            lo = min(ps)
+            return max(ps) - lo == len(ps) - 1 and len(set(ps)) == len(ps)
+        if any(rank[c] == "JK" for c in cs):
             return False
         places = [positions(c, ace) for c in cs]
         # only an ace under ace: 'both' has two places, 1 and 14, and a run takes each place
