@@ -372,6 +372,35 @@ class MemoPool:
         self.used[0] = 0
 
 
+def _hit_first(src: str, head: list[str]) -> str:
+    """A one-argument memo (a hand's value) with its remembered results found first: a list
+    argument keyed as the full wrapper keys it, and a result found charged its key and its
+    cost in one step. Anything else (not a list, no result, a key that cannot be made, too
+    little work left) goes to the full wrapper, ``_slow``, which starts again from the
+    beginning: nothing was charged or counted yet. A key of more than MEMO_KEY_ITEMS items,
+    or one made while the memo is paused (``seen[2]``), is never remembered, so it is never
+    found here either."""
+    at = head.index("        try:")
+    key = [line for line in head[at + 1:head.index("            hit = get(key)  # (value, "
+                                                       "cost): never None")]]
+    fast = ["def _m(S, a0):",
+            "    if type(a0) is list:",
+            "        try:",
+            *key,
+            "            hit = get(key)",
+            "        except TypeError:",
+            "            return _slow(S, a0)",
+            "        if hit is not None:",
+            "            w = WORK[0] - len(a0) - hit[1]",
+            "            if w >= 0:",
+            "                WORK[0] = w",
+            "                seen[1] += 1",
+            "                return hit[0]",
+            "    return _slow(S, a0)",
+            ""]
+    return "\n".join(fast) + "\n" + src.replace("def _m(S, a0):", "def _slow(S, a0):", 1)
+
+
 def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None,
          faces: tuple[dict[int, int] | None, ...] = ()) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
@@ -482,6 +511,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "    cache.clear()",
         "    used[0] -= mine[0]",
         "    mine[0] = 0"])
+    if k == 1:
+        src = _hit_first(src, head)
     cache, mine = pool.add()
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
