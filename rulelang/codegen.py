@@ -373,30 +373,39 @@ class MemoPool:
 
 
 def _hit_first(src: str, head: list[str]) -> str:
-    """A one-argument memo (a hand's value) with its remembered results found first: a list
-    argument keyed as the full wrapper keys it, and a result found charged its key and its
-    cost in one step. Anything else (not a list, no result, a key that cannot be made, too
-    little work left) goes to the full wrapper, ``_slow``, which starts again from the
-    beginning: nothing was charged or counted yet. A key of more than MEMO_KEY_ITEMS items,
-    or one made while the memo is paused (``seen[2]``), is never remembered, so it is never
-    found here either."""
+    """A one-argument memo (a hand's value) that keys a list argument first, as the full
+    wrapper keys it, and charges a remembered result's key and cost in one step; a result not
+    remembered yet is computed and kept by the full wrapper's own lines. Anything else (not a
+    list, more than MEMO_KEY_ITEMS items, a paused memo, a key that cannot be made, too
+    little work left for a remembered result) goes to the full wrapper, ``_slow``, which starts
+    again from the beginning: nothing was charged or counted yet, so the results, the work
+    charged and the errors are the same."""
+    lines = src.split("\n")
     at = head.index("        try:")
-    key = [line for line in head[at + 1:head.index("            hit = get(key)  # (value, "
+    key = [line[4:] for line in head[at + 1:head.index("            hit = get(key)  # (value, "
                                                        "cost): never None")]]
+    miss = lines[lines.index("    seen[0] += 1"):lines.index("    return v") + 1]
     fast = ["def _m(S, a0):",
-            "    if type(a0) is list:",
-            "        try:",
+            f"    if type(a0) is not list or len(a0) > {MEMO_KEY_ITEMS} or seen[2]:",
+            "        return _slow(S, a0)",
+            "    try:",
             *key,
-            "            hit = get(key)",
-            "        except TypeError:",
-            "            return _slow(S, a0)",
-            "        if hit is not None:",
-            "            w = WORK[0] - len(a0) - hit[1]",
-            "            if w >= 0:",
-            "                WORK[0] = w",
-            "                seen[1] += 1",
-            "                return hit[0]",
-            "    return _slow(S, a0)",
+            "        hit = get(key)",
+            "    except TypeError:",
+            "        return _slow(S, a0)",
+            "    n = len(a0)",
+            "    if hit is not None:",
+            "        w = WORK[0] - n - hit[1]",
+            "        if w >= 0:",
+            "            WORK[0] = w",
+            "            seen[1] += 1",
+            "            return hit[0]",
+            "        return _slow(S, a0)",
+            "    w = WORK[0] - n",
+            "    WORK[0] = w",
+            "    if w < 0:",
+            "        out_of_work()",
+            *miss,
             ""]
     return "\n".join(fast) + "\n" + src.replace("def _m(S, a0):", "def _slow(S, a0):", 1)
 
