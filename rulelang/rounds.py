@@ -12,19 +12,8 @@ from operator import sub
 from typing import Any
 
 from . import house
-from .errors import RoundLimit, RuntimeRulesError
-from .runtime import brief
-
-
-def seat_value(S: Any, v: Any, u: Any, what: str) -> int:
-    """``runtime.seat_of`` for a value the rules text ``u`` already gave (that was no seat
-    number at once): a whole float as the seat, anything else an error located at ``u``."""
-    if type(v) is float and v.is_integer():
-        v = int(v)
-    if type(v) is not int or not 0 <= v < S.n:
-        raise RuntimeRulesError(f"{what} is {brief(v)}, not a seat at this table (seats 0 to "
-                                f"{S.n - 1})", u.span)
-    return v
+from .errors import RoundLimit
+from .runtime import seat_value
 
 
 class Rounds:
