@@ -372,44 +372,6 @@ class MemoPool:
         self.used[0] = 0
 
 
-def _hit_first(src: str, head: list[str]) -> str:
-    """A one-argument memo (a hand's value) whose list argument is keyed first, as the full
-    wrapper keys it, a remembered result charged its key and its cost in one step; a result
-    not remembered yet is computed and kept by the full wrapper's own lines, and an argument
-    that is no list takes the full wrapper's own way. The rare rest (more than MEMO_KEY_ITEMS
-    items, a paused memo, a key that cannot be made, too little work left for a remembered
-    result) goes to the full wrapper, ``_slow``, which starts again from the beginning:
-    nothing was charged or counted yet, so the results, the work charged and the errors are
-    the same."""
-    at = head.index("        try:")
-    key = head[at + 1:head.index("            hit = get(key)  # (value, cost): never None")]
-    listed = ["    if type(a0) is list:",
-              f"        if len(a0) > {MEMO_KEY_ITEMS} or seen[2]:",
-              "            return _slow(S, a0)",
-              "        try:",
-              *key,
-              "            hit = get(key)",
-              "        except TypeError:",
-              "            return _slow(S, a0)",
-              "        n = len(a0)",
-              "        if hit is not None:",
-              "            w = WORK[0] - n - hit[1]",
-              "            if w >= 0:",
-              "                WORK[0] = w",
-              "                seen[1] += 1",
-              "                return hit[0]",
-              "            return _slow(S, a0)",
-              "        w = WORK[0] - n",
-              "        WORK[0] = w",
-              "        if w < 0:",
-              "            out_of_work()"]
-    whole = "\n".join(head)
-    fast = src.replace(whole, "\n".join(listed + head[head.index("    else:"):]), 1)
-    assert fast != src
-    slow = src[:src.index("\ndef forget():")].replace("def _m(S, a0):", "def _slow(S, a0):", 1)
-    return fast + "\n\n" + slow
-
-
 def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None,
          faces: tuple[dict[int, int] | None, ...] = ()) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
@@ -520,8 +482,6 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "    cache.clear()",
         "    used[0] -= mine[0]",
         "    mine[0] = 0"])
-    if k == 1:
-        src = _hit_first(src, head)
     cache, mine = pool.add()
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,

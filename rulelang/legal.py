@@ -48,11 +48,11 @@ class LegalMoves:
 
     def num_moves(self) -> int:
         """How many legal moves there are (the length of ``legal_moves()``), cheaply."""
-        entries = self._entries
-        if entries is None:
-            self._compute_legal()
-            entries = self._entries
-        return len(entries) if self._unique else len(self._distinct())  # type: ignore[arg-type]
+        if self._unique:
+            if self._entries is None:
+                self._compute_legal()
+            return len(self._entries or ())
+        return len(self._distinct())
 
     def _distinct(self) -> list[tuple[ActionDef, tuple]]:
         """The legal entries, one per move text (equal cards of several packs are one move),
@@ -71,7 +71,7 @@ class LegalMoves:
         entries: list[tuple[ActionDef, tuple]] = []
         if self.status == "play":
             # listing the moves is work of its own, counted to this state
-            allowance = WORK[0] = LIMIT[0] = self.max_work
+            WORK[0] = LIMIT[0] = self.max_work
             if self.choice is not None:  # mid-choice: choice.py
                 entries = self.pick_next()
             else:
@@ -82,8 +82,8 @@ class LegalMoves:
             if self._unique and not self.game.moves_distinct:
                 entries = drop_repeats(self, entries)
             # _count_work, written out: this runs at every decision
-            done = self.work_done = self.work_done + allowance - WORK[0]
-            if done > MAX_GAME_WORK:
+            self.work_done += self.max_work - WORK[0]
+            if self.work_done > MAX_GAME_WORK:
                 self._too_much_work()
             if not entries:
                 ph = self.game.phases[self.phase]
@@ -92,7 +92,8 @@ class LegalMoves:
                                         "is false, or an action's args: give no choice",
                                         ph.span)
         self._entries = entries
-        self._legal = self._legal_list = None
+        self._legal = None
+        self._legal_list = None
 
     def _compute_texts(self) -> None:
         """Move texts for the legal entries; equal texts (equal cards of several packs) are one
