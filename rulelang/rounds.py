@@ -8,11 +8,12 @@ round (phases, turns, triggers) stays in ``engine.py``.
 
 from __future__ import annotations
 
+from operator import sub
 from typing import Any
 
 from . import house
 from .errors import RoundLimit
-from .runtime import seat_of
+from .runtime import seat_value
 
 
 class Rounds:
@@ -21,31 +22,40 @@ class Rounds:
     game: Any
 
     def _start_round(self) -> None:
+        # a round's start runs once every few decisions: written for few Python steps
         g = self.game
-        self.round += 1
-        if self.round > self.max_rounds:
+        r = self.round = self.round + 1
+        if r > self.max_rounds:
             raise RoundLimit(f"the match went on for more than {self.max_rounds} rounds",
                              g.match_over.span if g.match_over is not None else None)
-        self.round_steps = 0
-        self.turns = 0
+        self.round_steps = self.turns = 0
         self.check_next = None  # a new deal: every trigger is checked
-        self.ended_by = None
-        self.pending_end = None
+        self.ended_by = self.pending_end = None
         self.status = "play"
         self.events = []
         self.actor = self.dealer
-        self._ctr0 = [row[:] for row in self.ctr] + house.values(self)  # the house's after
+        ctr0 = list(map(list.copy, self.ctr))
+        if g.house is not None:
+            ctr0 += house.values(self)  # the house's after the seats'
+        self._ctr0 = ctr0
         self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
         self.turn_decided = -1
-        spec, self._deal_override = self._deal_override, None
-        if spec is not None and g.round_start is not None:
-            self.deal_fixed(spec, g.round_start)  # a scenario's deal, dealt by round.start
+        spec = self._deal_override
+        if spec is not None:
+            self._deal_override = None
+            if g.round_start is not None:
+                self.deal_fixed(spec, g.round_start)  # a scenario's deal, dealt by round.start
+            else:
+                self.lay_out(spec)
         elif g.round_start is not None:
             g.round_start.call(self)
-        elif spec is not None:
-            self.lay_out(spec)
-        self.turn = (seat_of(self, g.round_first, "round.first") if g.round_first is not None
-                     else self.dealer)
+        u = g.round_first
+        if u is None:
+            self.turn = self.dealer
+        else:
+            t = u.call(self)
+            self.turn = (t if type(t) is int and 0 <= t < self.n
+                         else seat_value(self, t, u, "round.first"))
         self.phase = g.first_phase if g.first_phase_fn is None else g.first_phase_fn(self)
         if self.pending_end is not None:
             self._finish_round()
@@ -79,10 +89,11 @@ class Rounds:
             delta = []
             for row, row0 in zip(self.ctr, self._ctr0):
                 try:
-                    delta.append([a - b for a, b in zip(row, row0)])
+                    delta.append(list(map(sub, row, row0)))
                 except TypeError:
                     delta.append([0] * self.n)
-            house.add_share(self, delta)
+            if g.house is not None:
+                house.add_share(self, delta)
             played = self.turns + (self.turn_decided == self.turns)
             seated, decisions = self._round0
             self.round_results.append((name, played, self.dealer, delta, seated,
@@ -101,8 +112,11 @@ class Rounds:
     def _next_round(self) -> None:
         g = self.game
         self.direction = g.direction  # each round goes the rules' way round, the deal too
-        if g.next_dealer is not None:
-            self.dealer = seat_of(self, g.next_dealer, "round.next_dealer")
+        u = g.next_dealer
+        if u is not None:
+            d = u.call(self)
+            self.dealer = (d if type(d) is int and 0 <= d < self.n
+                           else seat_value(self, d, u, "round.next_dealer"))
         self._start_round()
 
     def _run_on(self) -> None:

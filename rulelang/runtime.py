@@ -175,6 +175,12 @@ def seat_of(S: Any, u: Any, what: str) -> int:
     (``int()`` of it once let a list through as Python's TypeError, and -1 or 99 as a dealer
     that is no seat)."""
     v = u.call(S) if u.call is not None else u(S)
+    return v if type(v) is int and 0 <= v < S.n else seat_value(S, v, u, what)
+
+
+def seat_value(S: Any, v: Any, u: Any, what: str) -> int:
+    """``seat_of`` for the value ``v`` that ``u`` gave: a whole float is that seat, anything
+    else but a seat at this table an error located at ``u``."""
     if type(v) is float and v.is_integer():
         v = int(v)
     if type(v) is not int or not 0 <= v < S.n:

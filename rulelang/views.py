@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .dealing import shuffle
 from .game import CARDS, FREE
 from .groups import Group
 from .known import pinned
-from .table import shuffle
 from .tricks import played_view, remap_played
 
 
