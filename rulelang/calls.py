@@ -254,15 +254,26 @@ class Calls:
         f, t = self.expr(node, sc)
         f = fn_of(f)
         if t in ("group", "any"):
+            # id of a zone's list -> the zone it was found to be, checked at each use (a
+            # state's zones keep their lists; another state's, or a list since freed, miss)
+            found: dict[int, int] = {}
+
             def group_zone(S: Any, F: list) -> int:
                 g = f(S, F)
                 if isinstance(g, Group):
                     return g.zid
                 if type(g) is list:
+                    zones = S.zones
+                    zid = found.get(id(g), -1)
+                    if 0 <= zid < len(zones) and zones[zid] is g:
+                        return zid
                     # a zone passed as a value (a procedure's parameter) is the zone's own
                     # list of cards: that list, not a copy of it, names the zone
-                    for zid, cards in enumerate(S.zones):
+                    for zid, cards in enumerate(zones):
                         if cards is g:
+                            if len(found) >= 4096:
+                                found.clear()
+                            found[id(g)] = zid
                             return zid
                     what = ("the groups of a zone of groups, which only its name can stand for"
                             if g and isinstance(g[0], Group) else

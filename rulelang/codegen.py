@@ -388,7 +388,8 @@ class MemoPool:
 
 
 def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None,
-         faces: tuple[dict[int, int] | None, ...] = ()) -> Any:
+         faces: tuple[dict[int, int] | None, ...] = (),
+         weights: dict[int, int] | None = None) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter
     (``functions.order_free``); such a result is kept only when exact (see ``_kept_items``).
@@ -399,7 +400,10 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     a result is dropped for a while (``MEMO_PROBE``). ``faces``: per parameter, where only
     some attributes of the cards of a list passed there matter (``functions.faces_only``),
     each card that agrees on them with an earlier one -> that card: such a list is keyed by
-    those cards, so that the same hand in other suits or packs is found too."""
+    those cards, so that the same hand in other suits or packs is found too. ``weights``
+    (``functions._weights``), for one order-free parameter: a list of cards only is keyed by
+    the sum of its cards' weights, which names the same multiset as the sorted key without
+    sorting (anything else in the list: the sorted key)."""
     pool = pool if pool is not None else MemoPool()
     params = [f"a{i}" for i in range(k)]
     # a card of such a list as the first card alike (anything else, a number that is no
@@ -454,6 +458,14 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         at = head.index("            key = " + key)
         head[at:at + 1] = (["            sum(a0)", "            key = tuple(sorted(a0))"]
                            if free1 else ["            key = tuple(a0)"])
+        if free1 and weights and MEMO_KEY_ITEMS < 512:
+            # (MARK, sum): no list's sorted key holds MARK, nor is any argument one
+            at = head.index("        try:")
+            head[at:at + 6] = [
+                "        try:", "            s = 0", "            for c in a0:",
+                "                s += wt[c]", "            hit = get((MARK, s))",
+                "            key = (MARK, s)", "        except (KeyError, TypeError):",
+                "            try:", *("    " + line for line in head[at + 1:at + 6])]
         head += ["    else:", "        t = type(a0)", f"        n = {size}",
                  f"        if n > {MEMO_KEY_ITEMS}:", f"            return inner({args})",
                  "        w = WORK[0] - n", "        WORK[0] = w", "        if w < 0:",
@@ -502,7 +514,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                                            "len": len, "list": list, "KeyError": KeyError,
                                            "TypeError": TypeError, "sum": sum, "str": str},
                           "inner": inner, "cache": cache, "get": cache.get,
-                          "map": map,
+                          "map": map, "wt": weights, "MARK": object(),
                           **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
                           "_kept_items": _kept_items,
                           "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0],

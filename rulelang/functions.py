@@ -92,11 +92,15 @@ def order_free(tree: N.Node, param: str, own: Any = ()) -> bool:
     by a comprehension that sum/max/min/any/all reduce, sized, or searched with ``in``. (A
     hand evaluator then judges A K Q and K Q A once, not six times.) ``own``: the rules
     file's functions, which hide the built-ins of their names."""
-    uses = allowed = 0
+    uses = sum(isinstance(n, N.Name) and n.id == param for n in N.walk(tree))
+    return uses == _allowed_uses(tree, param, own)
+
+
+def _allowed_uses(tree: N.Node, param: str, own: Any) -> int:
+    """The uses of ``param`` in ``tree`` that ``order_free`` allows."""
+    allowed = 0
     for n in N.walk(tree):
-        if isinstance(n, N.Name) and n.id == param:
-            uses += 1
-        elif isinstance(n, N.Call) and len(n.args) == 1 and not n.kwargs and n.func not in own:
+        if isinstance(n, N.Call) and len(n.args) == 1 and not n.kwargs and n.func not in own:
             arg = n.args[0]
             if (b := BUILTINS.get(n.func)) is not None and b.order_free and isinstance(
                     arg, N.Comprehension):
@@ -107,7 +111,41 @@ def order_free(tree: N.Node, param: str, own: Any = ()) -> bool:
         elif (isinstance(n, N.Compare) and n.ops in (("in",), ("not in",))
               and isinstance(n.operands[1], N.Name) and n.operands[1].id == param):
             allowed += 1
-    return uses == allowed
+    return allowed
+
+
+def spread_order_free(functions: dict[str, UserFn]) -> None:
+    """A list parameter passed on only where a pure function's parameter is order-free (or
+    used as ``order_free`` allows) is order-free too: ``total(cards)`` calling
+    ``hard(cards)`` and ``soft(cards)``. Worked out until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        for uf in functions.values():
+            if not uf.pure or uf.tree is None or all(uf.order_free):
+                continue
+            free = list(uf.order_free)
+            for i, p in enumerate(uf.params):
+                if not free[i] and _free_through_calls(uf.tree, p, functions):
+                    free[i] = changed = True
+            uf.order_free = tuple(free)
+
+
+def _free_through_calls(tree: N.Node, param: str, functions: dict[str, UserFn]) -> bool:
+    """``order_free`` where a use may also be an argument of an order-free parameter of a
+    pure rules function giving no card list (a number: as order-free as the built-in ``sum``
+    that ``order_free`` allows)."""
+    passed = 0
+    for n in N.walk(tree):
+        if isinstance(n, N.Call) and (g := functions.get(n.func)) is not None and g.pure \
+                and g.ret in _FACELESS_RESULTS and not n.kwargs \
+                and len(n.args) == len(g.order_free):
+            passed += sum(isinstance(a, N.Name) and a.id == param and g.order_free[j]
+                          for j, a in enumerate(n.args))
+    if not passed:
+        return False
+    uses = sum(isinstance(n, N.Name) and n.id == param for n in N.walk(tree))
+    return uses - passed == _allowed_uses(tree, param, functions)
 
 
 # what a rules function may give back and still be keyed by its cards' faces: no card in it
@@ -223,6 +261,7 @@ def memoize_pure(functions: dict[str, UserFn], sym: Any = None) -> None:
             if functions[caller].pure:
                 functions[caller].pure = False
                 todo.append(caller)
+    spread_order_free(functions)
     pool = MemoPool()  # one bound on what all of them remember
     faces = faces_only(functions) if sym is not None else {}
     maps: dict[frozenset[str], dict[int, int] | None] = {}
@@ -234,7 +273,27 @@ def memoize_pure(functions: dict[str, UserFn], sym: Any = None) -> None:
             if attrs is not None and attrs not in maps:
                 maps[attrs] = face_copies(sym, attrs)
             keyed.append(maps[attrs] if attrs is not None else None)
-        uf.fn = memo(uf.fn, len(uf.params), uf.order_free, pool, tuple(keyed))
+        uf.fn = memo(uf.fn, len(uf.params), uf.order_free, pool, tuple(keyed),
+                     _weights(sym, keyed[0] if keyed else None)
+                     if len(uf.params) == 1 and uf.order_free and uf.order_free[0] else None)
+
+
+MAX_WEIGHT_CLASSES = 128  # kinds of card a one-list memo key counts (9 bits each) at most
+
+
+def _weights(sym: Any, alike: dict[int, int] | None) -> dict[int, int] | None:
+    """Each card id -> 512 ** (its kind's number), kinds being the cards alike by ``alike``
+    (``face_copies``), so that the same hand in other suits or packs is found too: a list of at most
+    MEMO_KEY_ITEMS (< 512) cards is then keyed exactly, as a multiset of kinds, by the sum of
+    its cards' weights (``codegen.memo``); None where the deck has too many kinds."""
+    if sym is None or not alike:  # distinct cards: their sorted ids are as cheap a key
+        return None
+    kinds: dict[int, int] = {}
+    out = {}
+    for c in range(sym.deck_size):
+        f = alike.get(c, c)
+        out[c] = 1 << (9 * kinds.setdefault(f, len(kinds)))
+    return out if len(kinds) <= MAX_WEIGHT_CLASSES else None
 
 
 def calls_super(body: Any, effect: bool, span: Span) -> bool:

@@ -61,3 +61,25 @@ def test_functions_are_keyed_by_the_attributes_they_read(tmp_path: Path) -> None
             WORK[0] = LIMIT[0] = 10_000
             assert memo(s, list(h)) == want  # remembered, or keyed alike
             assert 10_000 - WORK[0] == used + len(h)  # its work, and the key's items
+
+
+def test_order_free_through_rules_functions_and_keyed_by_kinds() -> None:
+    """``total(cards)`` passes its cards only to order-free ``hard`` and ``soft``: it is
+    order-free too, and a hand of cards only is keyed by the sum of its kinds' weights, so
+    that the same ranks in other suits, decks or orders are one entry (with the same work)."""
+    game = rulelang.load("blackjack")
+    fns = game.functions
+    assert fns["total"].order_free == fns["soft"].order_free == (True,)
+    memo = fns["total"].fn
+    inner, cache = memo.__globals__["inner"], memo.__globals__["cache"]
+    s = game.new_state(None, seed=1, record=False)
+    cache.clear()
+    # 2 A 3 (soft 16), then 3 A 2 of other suits and decks, then K 4 A (15)
+    for h, want in (([0, 48, 4], 16), ([5, 49 + 52, 1 + 104], 16), ([44, 8, 51], 15)):
+        WORK[0] = LIMIT[0] = 10_000
+        assert inner(s, list(h)) == want
+        used = 10_000 - WORK[0]
+        WORK[0] = LIMIT[0] = 10_000
+        assert memo(s, list(h)) == want
+        assert 10_000 - WORK[0] == used + len(h)
+    assert len(cache) == 2
