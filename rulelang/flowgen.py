@@ -17,6 +17,7 @@ from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
 from .hoist import UNSET
+from .listloop import quiet_test, zone_filter
 from .runtime import NO_FRAME
 from .scope import Scope
 
@@ -79,6 +80,11 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
         # every option tried is charged, whether its ``when`` passes or not: five card
         # arguments over a stock are 46^5 tests, of which the moves kept are few
         resets, opts = _hoisted_locals(src_of(src, ns)[0], ns)
+        if i == len(a.args) - 1:
+            fused = _fused_last(a, ns, opts, slot, pad, when, span)
+            if fused is not None:
+                lines += [f"{pad}_a = {len(spans) - 1}", *(pad + r for r in resets), *fused]
+                return _localized_args(a, lines)
         lines += [f"{pad}_a = {len(spans) - 1}",
                   *(pad + r for r in resets),
                   f"{pad}_o{i} = {opts}",
@@ -93,11 +99,53 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
         pad += "    "
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
     lines += [*_when_test(a.when_src, pad, ns), f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+    return _localized_args(a, lines)
+
+
+def _localized_args(a: ActionDef, lines: list[str]) -> list[str]:
+    """A listing block's lines with the action's arguments as Python locals."""
     if LOCALS and frame_only_indexed("\n".join(lines)):
         # the arguments as Python locals (as codegen.local_slot): nothing hands the frame on
         for arg in a.args:
             ref = re.compile(r"\bF\[" + str(arg[3]) + r"\]")
             lines = [ref.sub(f"_v{arg[3]}", line) for line in lines]
+    return lines
+
+
+def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, when: int,
+                span: str) -> list[str] | None:
+    """The last argument's loop and the ``when`` as one loop (``listloop``), where its
+    options filter a zone and the ``when`` can neither fail nor charge work; None elsewhere.
+    The filtered cards are counted and charged after the loop, as the list was."""
+    zf = zone_filter(opts)
+    test = "True" if a.when_src is None else src_of(a.when_src, ns)[0]
+    if zf is None or not quiet_test(test, slot, ns.ns):
+        return None
+    zone, zspan, conds, var = zf
+    name = re.compile(r"\b" + re.escape(var) + r"\b")
+    conds = [name.sub(f"F[{slot}]", c) for c in conds]
+    if any(re.search(r"\bF\[" + str(slot) + r"\]\s*:=", c) for c in conds):
+        return None
+    values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
+    inner = pad + "    "
+    lines = [f"{pad}_z = {zone}",
+             f"{pad}WORK[0] -= len(_z)",
+             f"{pad}if WORK[0] < 0:",
+             f"{pad}    _out_of_work({zspan})",
+             f"{pad}_n = 0",
+             f"{pad}for F[{slot}] in _z:"]
+    if conds:
+        lines.append(f"{inner}if {' and '.join(f'({c})' for c in conds)}:")
+        inner += "    "
+    lines += [f"{inner}_n += 1"]
+    if test != "True":
+        lines.append(f"{inner}if {test}:")
+        inner += "    "
+    lines += [f"{inner}out.append(({ns.k(a)}, ({values},)))",
+              f"{pad}_a = {when}",
+              f"{pad}WORK[0] -= _n",
+              f"{pad}if WORK[0] < 0:",
+              f"{pad}    _out_of_work({span})"]
     return lines
 
 

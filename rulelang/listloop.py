@@ -1,0 +1,97 @@
+"""One loop for an action's last argument filtered from a zone and its ``when``.
+
+A listing lists an argument such as ``c: "[c for c in hand[me] if playable(c)]"`` with a
+``when`` on ``c`` by building the filtered list, charging its length, then looping over it
+to test the ``when``. Where the ``when`` can neither fail nor charge work (comparisons of
+cards' attributes, globals, constants), the two loops are one: each card of the zone is
+filtered and tested in turn, its entry added at once, and the filtered cards are counted and
+charged after the loop. Whatever the filter does (fail, charge, run out of work) happens in
+the same order as before, and the ``when`` does nothing a rules writer can see, so the
+entries, errors, their places and the work counted are the same.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+# comparisons that no value the rules make can fail
+_SAFE_OPS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
+
+
+def zone_filter(opts: str) -> tuple[str, str, list[str], str] | None:
+    """``(zone, span, conditions, variable)`` of options written as
+    ``[v for v in _work(S.zones[...], span) if ...]`` (each condition's source), or None."""
+    try:
+        tree = ast.parse(opts.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(tree, ast.ListComp) or len(tree.generators) != 1:
+        return None
+    gen = tree.generators[0]
+    if (gen.is_async or not isinstance(gen.target, ast.Name)
+            or not isinstance(tree.elt, ast.Name) or tree.elt.id != gen.target.id):
+        return None
+    it = gen.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "_work"
+            and len(it.args) == 2 and not it.keywords and _is_zone(it.args[0])
+            and isinstance(it.args[1], ast.Name)):
+        return None
+    conds = [ast.get_source_segment(opts.strip(), c) for c in gen.ifs]
+    zone = ast.get_source_segment(opts.strip(), it.args[0])
+    if zone is None or any(c is None for c in conds):
+        return None
+    return zone, it.args[1].id, [c for c in conds if c is not None], gen.target.id
+
+
+def _is_zone(n: ast.AST) -> bool:
+    """Whether ``n`` reads a zone: ``S.zones[...]`` (whose items are cards)."""
+    return (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute)
+            and n.value.attr == "zones" and isinstance(n.value.value, ast.Name)
+            and n.value.value.id == "S")
+
+
+def quiet_test(src: str, slot: int, ns: dict[str, Any]) -> bool:
+    """Whether the test ``src`` can neither fail nor charge work: made of ``and``/``or``/
+    ``not``, equality comparisons, constants, locals, frame slots and globals read by a fixed
+    index, the state's attributes, and attribute tables (tuples) indexed by the card in
+    frame slot ``slot`` (``F[slot]`` or its local ``_v<slot>``)."""
+    try:
+        tree = ast.parse(src.strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    return _quiet(tree, slot, ns)
+
+
+def _quiet(n: ast.AST, card: int, ns: dict[str, Any]) -> bool:
+    if isinstance(n, ast.BoolOp):
+        return all(_quiet(v, card, ns) for v in n.values)
+    if isinstance(n, ast.UnaryOp):
+        return isinstance(n.op, ast.Not) and _quiet(n.operand, card, ns)
+    if isinstance(n, ast.Compare):
+        return (all(isinstance(op, _SAFE_OPS) for op in n.ops)
+                and all(_quiet(v, card, ns) for v in (n.left, *n.comparators)))
+    if isinstance(n, ast.Constant):
+        return n.value is None or type(n.value) in (bool, int, str)
+    if isinstance(n, ast.Name):
+        return n.id.startswith("_v") or (n.id.startswith("_k") and n.id in ns)
+    if isinstance(n, ast.Attribute):  # the state's own fields
+        return isinstance(n.value, ast.Name) and n.value.id == "S"
+    if isinstance(n, ast.Subscript):
+        v, i = n.value, n.slice
+        if isinstance(v, ast.Name) and isinstance(ns.get(v.id), tuple):
+            return _is_slot(i, card)  # a card's attribute
+        if isinstance(i, ast.Constant) and type(i.value) is int and i.value >= 0:
+            # a frame slot, or a global by its fixed index
+            return ((isinstance(v, ast.Name) and v.id == "F")
+                    or (isinstance(v, ast.Attribute) and v.attr == "g"
+                        and isinstance(v.value, ast.Name) and v.value.id == "S"))
+    return False
+
+
+def _is_slot(n: ast.AST, slot: int) -> bool:
+    """Whether ``n`` reads frame slot ``slot``: ``F[slot]`` or its local ``_v<slot>``."""
+    if isinstance(n, ast.Name):
+        return n.id == f"_v{slot}"
+    return (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == "F"
+            and isinstance(n.slice, ast.Constant) and n.slice.value == slot)
