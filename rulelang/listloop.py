@@ -13,7 +13,10 @@ entries, errors, their places and the work counted are the same.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
+
+from .hoist import UNSET
 
 # comparisons that no value the rules make can fail
 _SAFE_OPS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
@@ -95,3 +98,62 @@ def _is_slot(n: ast.AST, slot: int) -> bool:
         return n.id == f"_v{slot}"
     return (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == "F"
             and isinstance(n.slice, ast.Constant) and n.slice.value == slot)
+
+
+# a listing's options that start by unmaking their hoisted calls' slots (hoist.py)
+_FILLS = re.compile(r"\(((?:F\.__setitem__\(\d+, _k\d+\) or )+)")
+_FILL = re.compile(r"F\.__setitem__\((\d+), (_k\d+)\) or ")
+_RESET = re.compile(r"F\[(\d+)\] = (_k\d+)")
+
+
+def filter_key(raw: str, ns: dict[str, Any]) -> tuple | None:
+    """What options written as ``[v for v in _work(zone, span) if cond]`` compute, as
+    ``any_key`` gives it for ``any(cond for v in zone)``: equal keys test the same condition
+    on the same zone's cards (``shared_any``); None where it cannot be told."""
+    m = _FILLS.match(raw)
+    slots: set[str] = set()
+    if m is not None:
+        for h, k in _FILL.findall(m.group(1)):
+            if ns.get(k) is not UNSET:
+                return None  # a let's value, not a hoisted call's slot
+            slots.add(h)
+        raw = "(" + raw[m.end():]
+    zf = zone_filter(raw)
+    if zf is None or len(zf[2]) != 1:
+        return None
+    zone, _span, conds, var = zf
+    return _key(zone, conds[0], r"\b" + re.escape(var) + r"\b", frozenset(slots))
+
+
+def any_key(parts: tuple, ns: dict[str, Any]) -> tuple | None:
+    """The key (``filter_key``) of an ``any`` compiled as ``cond_lines`` parts, or None."""
+    name, slot, it, cond, elt, _span, resets = parts
+    if name != "any" or cond is not None or not isinstance(getattr(elt, "src", None), str):
+        return None
+    slots = set()
+    for r in resets:
+        m = _RESET.fullmatch(r)
+        if m is None or ns.get(m.group(2)) is not UNSET:
+            return None
+        slots.add(m.group(1))
+    zf = zone_filter(f"[_x for _x in {getattr(it, 'src', '')}]")
+    if zf is None:
+        return None
+    return _key(zf[0], elt.src, r"\bF\[" + str(slot) + r"\]", frozenset(slots))
+
+
+def _key(zone: str, cond: str, var: str, slots: frozenset[str]) -> tuple | None:
+    """``(zone, cond's syntax tree with the card as _card, slots)`` where ``cond`` reads no
+    frame slot but the card and its own hoisted calls' (which both forms unmake first) and
+    ``zone`` none."""
+    if re.search(r"\bF\b|\b_v\d", zone):
+        return None
+    cond = re.sub(var, "_card", cond)
+    used = re.findall(r"\bF\[(\d+)\]|\bF\.__setitem__\((\d+), ", cond)
+    if (not {a or b for a, b in used} <= slots
+            or re.search(r"\b_v\d|\bF\b(?!\[\d+\]|\.__setitem__\(\d+, )", cond)):
+        return None
+    try:
+        return zone, ast.dump(ast.parse(cond.strip(), mode="eval")), slots
+    except SyntaxError:
+        return None
