@@ -97,7 +97,7 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
                 return _localized_args(a, lines)
         lines += [f"{pad}_a = {len(spans) - 1}",
                   *(pad + r for r in resets),
-                  f"{pad}_o{i} = {opts}",
+                  *_zone_options(opts, i, pad),
                   f"{pad}_a = {when}",
                   f"{pad}if type(_o{i}) is not list:",
                   f"{pad}    _o{i} = [_o{i}]",
@@ -111,6 +111,21 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
     lines += [*_when_test(_shared_any(a.when_src, counts, ns), pad, ns),
               f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
     return _localized_args(a, lines)
+
+
+def _zone_options(opts: str, i: int, pad: str) -> list[str]:
+    """``_o<i> = opts``, and where ``opts`` filters a zone (``listloop.zone_filter``), the
+    zone's charge written out before the comprehension (``runtime.work``: a call less)."""
+    zf = zone_filter(opts)
+    if zf is None:
+        return [f"{pad}_o{i} = {opts}"]
+    zone, zspan, conds, var = zf
+    tests = "".join(f" if ({c})" for c in conds)
+    return [f"{pad}_z = {zone}",
+            f"{pad}WORK[0] -= len(_z)",
+            f"{pad}if WORK[0] < 0:",
+            f"{pad}    _out_of_work({zspan})",
+            f"{pad}_o{i} = [{var} for {var} in _z{tests}]"]
 
 
 def _localized_args(a: ActionDef, lines: list[str]) -> list[str]:
