@@ -289,6 +289,7 @@ def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | Non
             sc = Scope((v,))
             # the mover: the actor, which the engine checked is a seat of the table
             sc.sure.add(0)
+            sc.types[v] = "seat"  # as the comprehension over players it stood in typed it
             nerr = len(c.errors)
             fn, _t = c.expr(tree, sc)
             if len(c.errors) > nerr:  # not expected: the parts compiled before
