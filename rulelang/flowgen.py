@@ -17,7 +17,7 @@ from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
 from .hoist import UNSET
-from .listloop import any_key, filter_key, quiet_test, zone_filter
+from .listloop import any_key, filter_key, hoist_quiet, quiet_test, zone_filter
 from .runtime import NO_FRAME
 from .scope import Scope
 
@@ -150,13 +150,15 @@ def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, whe
     if zf is None or not quiet_test(test, slot, ns.ns):
         return None
     zone, zspan, conds, var = zf
+    lifted, conds = hoist_quiet(conds, var, ns.ns)
     name = re.compile(r"\b" + re.escape(var) + r"\b")
     conds = [name.sub(f"F[{slot}]", c) for c in conds]
     if any(re.search(r"\bF\[" + str(slot) + r"\]\s*:=", c) for c in conds):
         return None
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
     inner = pad + "    "
-    lines = [f"{pad}_z = {zone}",
+    lines = [*(pad + x for x in lifted),
+             f"{pad}_z = {zone}",
              f"{pad}WORK[0] -= len(_z)",
              f"{pad}if WORK[0] < 0:",
              f"{pad}    _out_of_work({zspan})",

@@ -157,3 +157,38 @@ def _key(zone: str, cond: str, var: str, slots: frozenset[str]) -> tuple | None:
         return zone, ast.dump(ast.parse(cond.strip(), mode="eval")), slots
     except SyntaxError:
         return None
+
+
+def hoist_quiet(conds: list[str], var: str, ns: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The filter's conditions with each part that reads no card and can neither fail nor
+    charge (``quiet_test``'s kinds: a global, a comparison of globals and constants) read
+    from a local ``_q<n>`` set once before the loop: a listing changes nothing, so each card
+    would read the same. ``(assignments, conditions)``; the conditions unchanged where
+    nothing is worth it."""
+    found: dict[str, str] = {}
+
+    class Lift(ast.NodeTransformer):
+        def visit(self, node: ast.AST) -> Any:
+            if (isinstance(node, (ast.Compare, ast.Subscript, ast.BoolOp, ast.UnaryOp))
+                    and _quiet(node, -1, ns) and not _names(node, var)):
+                src = ast.unparse(node)
+                name = found.setdefault(src, f"_q{len(found)}")
+                return ast.Name(id=name, ctx=ast.Load())
+            return self.generic_visit(node)
+
+    out = []
+    for c in conds:
+        try:
+            tree = ast.parse(c.strip(), mode="eval")
+        except SyntaxError:
+            return [], conds
+        out.append(ast.unparse(Lift().visit(tree)))
+    if not found:
+        return [], conds
+    return [f"{name} = {src}" for src, name in found.items()], out
+
+
+def _names(n: ast.AST, var: str) -> bool:
+    """Whether ``n`` reads the card ``var``, a local or a frame slot."""
+    return any(isinstance(x, ast.Name) and (x.id == var or x.id.startswith("_v") or x.id == "F")
+               for x in ast.walk(n))
