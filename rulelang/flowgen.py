@@ -120,12 +120,17 @@ def _zone_options(opts: str, i: int, pad: str) -> list[str]:
     if zf is None:
         return [f"{pad}_o{i} = {opts}"]
     zone, zspan, conds, var = zf
-    tests = "".join(f" if ({c})" for c in conds)
-    return [f"{pad}_z = {zone}",
+    head = [f"{pad}_z = {zone}",
             f"{pad}WORK[0] -= len(_z)",
             f"{pad}if WORK[0] < 0:",
-            f"{pad}    _out_of_work({zspan})",
-            f"{pad}_o{i} = [{var} for {var} in _z{tests}]"]
+            f"{pad}    _out_of_work({zspan})"]
+    if not conds or any(":=" in c or " for " in c or "lambda" in c for c in conds):
+        tests = "".join(f" if ({c})" for c in conds)
+        return [*head, f"{pad}_o{i} = [{var} for {var} in _z{tests}]"]
+    # a filter (which keeps few) as a loop in place: no comprehension's function to call
+    return [*head, f"{pad}_o{i} = []", f"{pad}for {var} in _z:",
+            f"{pad}    if {' and '.join(f'({c})' for c in conds)}:",
+            f"{pad}        _o{i}.append({var})"]
 
 
 def _localized_args(a: ActionDef, lines: list[str]) -> list[str]:
