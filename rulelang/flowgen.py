@@ -251,7 +251,15 @@ def triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None
         frame = f"[None] * {when.nslots}" if when.nslots else ns.k(NO_FRAME)
         if k < len(seat) and seat[k]:  # its frame starts with the seat it is asked of
             frame = "[mover" + ", None" * (when.nslots - 1) + "]"
-        lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
+        test = cond_lines(when.fn, "_c", " " * 8, ns)
+        text = "\n".join(test)
+        if k < len(seat) and seat[k] and not re.search(r"\bF\b", re.sub(
+                r"\bF\[0\]", "", text)) and not re.search(r"\bF\[0\]\s*=[^=]|\bfor F\[0\]", text):
+            # the mover's slot read only: the mover itself (a local)
+            test, frame = [re.sub(r"\bF\[0\]", "mover", x) for x in test], ""
+        elif not re.search(r"\bF\b", text):
+            frame = ""  # its loops' variables are locals: no frame to make
+        lines += [*([f"    F = {frame}"] if frame else []), "    try:", *test,
                   "    except RulesError as e:",
                   f"        _located(e, {ns.k(when.span)})",
                   "        raise",
