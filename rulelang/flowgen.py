@@ -95,12 +95,14 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
                     counts[key] = count  # run once, at the top of the listing
                 lines += [f"{pad}_a = {len(spans) - 1}", *(pad + r for r in resets), *fused]
                 return _localized_args(a, lines)
+        zopts = _zone_options(opts, i, pad)
         lines += [f"{pad}_a = {len(spans) - 1}",
                   *(pad + r for r in resets),
-                  *_zone_options(opts, i, pad),
+                  *zopts,
                   f"{pad}_a = {when}",
-                  f"{pad}if type(_o{i}) is not list:",
-                  f"{pad}    _o{i} = [_o{i}]",
+                  # (a zone's filter, more than one line, is a list)
+                  *([f"{pad}if type(_o{i}) is not list:", f"{pad}    _o{i} = [_o{i}]"]
+                    if len(zopts) == 1 else []),
                   # runtime.work written out (one call less per argument listed)
                   f"{pad}WORK[0] -= len(_o{i})",
                   f"{pad}if WORK[0] < 0:",
