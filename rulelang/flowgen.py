@@ -17,7 +17,7 @@ from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
 from .hoist import UNSET
-from .listloop import any_key, filter_key, hoist_quiet, quiet_test, zone_filter
+from .listloop import FILLS, any_key, filter_key, hoist_quiet, quiet_test, zone_filter
 from .runtime import NO_FRAME
 from .scope import Scope
 
@@ -186,16 +186,13 @@ def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, whe
     return lines
 
 
-_FILLS = re.compile(r"\(((?:F\.__setitem__\(\d+, _k\d+\) or )+)")
-
-
 def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:
     """An argument's options whose comprehension starts by unmaking the slots of its hoisted
     calls (``F.__setitem__(h, UNSET) or [...]``: hoist.py) with those slots as Python locals:
     the resets as statements before it, each fill an assignment expression (as
     ``codegen.local_slot``). Unchanged where the frame is handed on, or where Python
     refuses an assignment expression (a comprehension's iterable)."""
-    m = _FILLS.match(src)
+    m = FILLS.match(src)
     if not LOCALS or m is None or not frame_only_indexed(src):
         return [], src
     resets = re.findall(r"F\.__setitem__\((\d+), (_k\d+)\) or ", m.group(1))

@@ -101,7 +101,7 @@ def _is_slot(n: ast.AST, slot: int) -> bool:
 
 
 # a listing's options that start by unmaking their hoisted calls' slots (hoist.py)
-_FILLS = re.compile(r"\(((?:F\.__setitem__\(\d+, _k\d+\) or )+)")
+FILLS = re.compile(r"\(((?:F\.__setitem__\(\d+, _k\d+\) or )+)")
 _FILL = re.compile(r"F\.__setitem__\((\d+), (_k\d+)\) or ")
 _RESET = re.compile(r"F\[(\d+)\] = (_k\d+)")
 
@@ -110,7 +110,7 @@ def filter_key(raw: str, ns: dict[str, Any]) -> tuple | None:
     """What options written as ``[v for v in _work(zone, span) if cond]`` compute, as
     ``any_key`` gives it for ``any(cond for v in zone)``: equal keys test the same condition
     on the same zone's cards (``shared_any``); None where it cannot be told."""
-    m = _FILLS.match(raw)
+    m = FILLS.match(raw)
     slots: set[str] = set()
     if m is not None:
         for h, k in _FILL.findall(m.group(1)):
