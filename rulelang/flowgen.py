@@ -17,6 +17,7 @@ from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
 from .hoist import UNSET
+from .listloop import FILLS, any_key, filter_key, hoist_quiet, quiet_test, zone_filter
 from .runtime import NO_FRAME
 from .scope import Scope
 
@@ -28,6 +29,9 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
     allowance) is located at the ``args:`` entry or the ``when`` being worked out (``_a``
     indexes their spans), and more than ``S.max_moves`` entries at the action."""
     spans: list[Any] = []
+    # the cards counted by a one-argument action's loop (listloop.filter_key: its count's
+    # name), which a later action's ``when`` reads for the same ``any`` (_shared_any)
+    counts: dict[tuple, str] = {}
     lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
     for a in actions:
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
@@ -38,11 +42,12 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added
-            block = [*_when_test(a.when_src, " " * 8, ns),
+            block = [*_when_test(_shared_any(a.when_src, counts, ns), " " * 8, ns),
                      f"            out.append({ns.k((a, ()))})",
                      *("            " + x for x in check)]
         else:
-            block = [*_nested_loops(a, ns, spans, when), *("        " + x for x in check)]
+            block = [*_nested_loops(a, ns, spans, when, counts),
+                     *("        " + x for x in check)]
         if re.search(r"\bF\b", "\n".join(block)):  # no frame where nothing reads one
             lines.append(f"        F = {frame}")
         lines += block
@@ -56,13 +61,14 @@ def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
     return ns.define("_legal", lines, actions[0].span if actions else None)
 
 
-def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> list[str]:
+def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
+                  counts: dict[tuple, str]) -> list[str]:
     """The loops that list an action with several arguments: one ``for`` per argument, each
     argument's options computed inside the loops of the ones before it (it may name them),
     the ``when`` innermost: each option in order, with no call per option (each loop's
     options are charged to the listing's work). ``_a`` names the argument while its options
     are worked out (its span is added to ``spans``), the ``when`` (``spans[when]``) while the
-    loops run."""
+    loops run. ``counts``: see ``_fused_last``."""
     lines: list[str] = []
     pad = " " * 8
     span = ns.k(a.span)
@@ -78,13 +84,25 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
                             f"{pad}out.extend(S.pick_entries({ns.k(a)}, F, _o{i}))"]
         # every option tried is charged, whether its ``when`` passes or not: five card
         # arguments over a stock are 46^5 tests, of which the moves kept are few
-        resets, opts = _hoisted_locals(src_of(src, ns)[0], ns)
+        raw = src_of(src, ns)[0]
+        resets, opts = _hoisted_locals(raw, ns)
+        if i == len(a.args) - 1:
+            count = f"_n{len(spans)}" if i == 0 else "_n"
+            fused = _fused_last(a, ns, opts, slot, pad, when, span, count)
+            if fused is not None:
+                key = filter_key(raw, ns.ns) if i == 0 else None
+                if key is not None and key not in counts:
+                    counts[key] = count  # run once, at the top of the listing
+                lines += [f"{pad}_a = {len(spans) - 1}", *(pad + r for r in resets), *fused]
+                return _localized_args(a, lines)
+        zopts = _zone_options(opts, i, pad)
         lines += [f"{pad}_a = {len(spans) - 1}",
                   *(pad + r for r in resets),
-                  f"{pad}_o{i} = {opts}",
+                  *zopts,
                   f"{pad}_a = {when}",
-                  f"{pad}if type(_o{i}) is not list:",
-                  f"{pad}    _o{i} = [_o{i}]",
+                  # (a zone's filter, more than one line, is a list)
+                  *([f"{pad}if type(_o{i}) is not list:", f"{pad}    _o{i} = [_o{i}]"]
+                    if len(zopts) == 1 else []),
                   # runtime.work written out (one call less per argument listed)
                   f"{pad}WORK[0] -= len(_o{i})",
                   f"{pad}if WORK[0] < 0:",
@@ -92,7 +110,33 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
                   f"{pad}for F[{slot}] in _o{i}:"]
         pad += "    "
     values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
-    lines += [*_when_test(a.when_src, pad, ns), f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+    lines += [*_when_test(_shared_any(a.when_src, counts, ns), pad, ns),
+              f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
+    return _localized_args(a, lines)
+
+
+def _zone_options(opts: str, i: int, pad: str) -> list[str]:
+    """``_o<i> = opts``, and where ``opts`` filters a zone (``listloop.zone_filter``), the
+    zone's charge written out before the comprehension (``runtime.work``: a call less)."""
+    zf = zone_filter(opts)
+    if zf is None:
+        return [f"{pad}_o{i} = {opts}"]
+    zone, zspan, conds, var = zf
+    head = [f"{pad}_z = {zone}",
+            f"{pad}WORK[0] -= len(_z)",
+            f"{pad}if WORK[0] < 0:",
+            f"{pad}    _out_of_work({zspan})"]
+    if not conds or any(":=" in c or " for " in c or "lambda" in c for c in conds):
+        tests = "".join(f" if ({c})" for c in conds)
+        return [*head, f"{pad}_o{i} = [{var} for {var} in _z{tests}]"]
+    # a filter (which keeps few) as a loop in place: no comprehension's function to call
+    return [*head, f"{pad}_o{i} = []", f"{pad}for {var} in _z:",
+            f"{pad}    if {' and '.join(f'({c})' for c in conds)}:",
+            f"{pad}        _o{i}.append({var})"]
+
+
+def _localized_args(a: ActionDef, lines: list[str]) -> list[str]:
+    """A listing block's lines with the action's arguments as Python locals."""
     if LOCALS and frame_only_indexed("\n".join(lines)):
         # the arguments as Python locals (as codegen.local_slot): nothing hands the frame on
         for arg in a.args:
@@ -101,7 +145,45 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int) -> l
     return lines
 
 
-_FILLS = re.compile(r"\(((?:F\.__setitem__\(\d+, _k\d+\) or )+)")
+def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, when: int,
+                span: str, count: str) -> list[str] | None:
+    """The last argument's loop and the ``when`` as one loop (``listloop``), where its
+    options filter a zone and the ``when`` can neither fail nor charge work; None elsewhere.
+    The filtered cards are counted (in ``count``) and charged after the loop, as the list
+    was; a one-argument action's count tells a later ``any`` of the same test on the same
+    zone its answer (``_shared_any``)."""
+    zf = zone_filter(opts)
+    test = "True" if a.when_src is None else src_of(a.when_src, ns)[0]
+    if zf is None or not quiet_test(test, slot, ns.ns):
+        return None
+    zone, zspan, conds, var = zf
+    lifted, conds = hoist_quiet(conds, var, ns.ns)
+    name = re.compile(r"\b" + re.escape(var) + r"\b")
+    conds = [name.sub(f"F[{slot}]", c) for c in conds]
+    if any(re.search(r"\bF\[" + str(slot) + r"\]\s*:=", c) for c in conds):
+        return None
+    values = ", ".join(f"F[{arg[3]}]" for arg in a.args)
+    inner = pad + "    "
+    lines = [*(pad + x for x in lifted),
+             f"{pad}_z = {zone}",
+             f"{pad}WORK[0] -= len(_z)",
+             f"{pad}if WORK[0] < 0:",
+             f"{pad}    _out_of_work({zspan})",
+             f"{pad}{count} = 0",
+             f"{pad}for F[{slot}] in _z:"]
+    if conds:
+        lines.append(f"{inner}if {' and '.join(f'({c})' for c in conds)}:")
+        inner += "    "
+    lines += [f"{inner}{count} += 1"]
+    if test != "True":
+        lines.append(f"{inner}if {test}:")
+        inner += "    "
+    lines += [f"{inner}out.append(({ns.k(a)}, ({values},)))",
+              f"{pad}_a = {when}",
+              f"{pad}WORK[0] -= {count}",
+              f"{pad}if WORK[0] < 0:",
+              f"{pad}    _out_of_work({span})"]
+    return lines
 
 
 def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:
@@ -110,7 +192,7 @@ def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:
     the resets as statements before it, each fill an assignment expression (as
     ``codegen.local_slot``). Unchanged where the frame is handed on, or where Python
     refuses an assignment expression (a comprehension's iterable)."""
-    m = _FILLS.match(src)
+    m = FILLS.match(src)
     if not LOCALS or m is None or not frame_only_indexed(src):
         return [], src
     resets = re.findall(r"F\.__setitem__\((\d+), (_k\d+)\) or ", m.group(1))
@@ -125,6 +207,27 @@ def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:
     except SyntaxError:
         return [], src
     return [f"_v{h} = {k}" for h, k in resets], out
+
+
+def _shared_any(f: Any, counts: dict[tuple, str], ns: Namespace) -> Any:
+    """``f`` with each ``any(cond for c in zone)`` in its and/or/not parts that an earlier
+    one-argument action's loop already tested on every card of the zone (the same key,
+    ``listloop.filter_key``) read from that loop's count: a listing changes nothing, so the
+    answer is the same; the loop it saves is not charged again."""
+    if not counts or not isinstance(f, Src) or f.parts is None:
+        return f
+    parts = f.parts
+    if parts[0] in ("and", "or", "not"):
+        kids = [_shared_any(k, counts, ns) for k in parts[1]]
+        if all(k is o for k, o in zip(kids, parts[1])):
+            return f
+        g = Src(f.src, ns, f.depth)  # its own text stays whole, for where parts are not used
+        g.parts = (parts[0], type(parts[1])(kids))
+        return g
+    key = any_key(parts, ns.ns)
+    if key is None or key not in counts:
+        return f
+    return Src(f"({counts[key]} > 0)", ns)
 
 
 def _when_test(when: Any, pad: str, ns: Namespace) -> list[str]:
@@ -147,7 +250,15 @@ def triggers_function(ns: Namespace, triggers: list[tuple[str, Unit, Unit | None
         frame = f"[None] * {when.nslots}" if when.nslots else ns.k(NO_FRAME)
         if k < len(seat) and seat[k]:  # its frame starts with the seat it is asked of
             frame = "[mover" + ", None" * (when.nslots - 1) + "]"
-        lines += [f"    F = {frame}", "    try:", *cond_lines(when.fn, "_c", " " * 8, ns),
+        test = cond_lines(when.fn, "_c", " " * 8, ns)
+        text = "\n".join(test)
+        if k < len(seat) and seat[k] and not re.search(r"\bF\b", re.sub(
+                r"\bF\[0\]", "", text)) and not re.search(r"\bF\[0\]\s*=[^=]|\bfor F\[0\]", text):
+            # the mover's slot read only: the mover itself (a local)
+            test, frame = [re.sub(r"\bF\[0\]", "mover", x) for x in test], ""
+        elif not re.search(r"\bF\b", text):
+            frame = ""  # its loops' variables are locals: no frame to make
+        lines += [*([f"    F = {frame}"] if frame else []), "    try:", *test,
                   "    except RulesError as e:",
                   f"        _located(e, {ns.k(when.span)})",
                   "        raise",
@@ -192,6 +303,7 @@ def _seat_triggers(c: Compiler, game: Game, checks: tuple[Any, ...]) -> Fn | Non
             sc = Scope((v,))
             # the mover: the actor, which the engine checked is a seat of the table
             sc.sure.add(0)
+            sc.types[v] = "seat"  # as the comprehension over players it stood in typed it
             nerr = len(c.errors)
             fn, _t = c.expr(tree, sc)
             if len(c.errors) > nerr:  # not expected: the parts compiled before

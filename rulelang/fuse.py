@@ -21,10 +21,11 @@ The generated source is made of fixed templates and constant names only (see cod
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import house
-from .codegen import Namespace
+from .codegen import Namespace, frame_only_indexed
 from .runtime import NO_FRAME, brief
 
 # the engine's step limits, as _enter_phase words them, located at the phase entered ({0})
@@ -95,7 +96,13 @@ def act_function(ns: Namespace, game: Any, action: Any) -> Any:
             or action.pick is not None or action.item_of is not None:
         return None
     lines = ["def _act(S, args, ok):"]
-    if body is not None or _dynamic(action):  # the effects or a computed next read the frame
+    first = next((x for x in steps if re.search(r"\bF\b", x)), None)
+    own = None if body is None or _dynamic(action) or not (
+        first is None or first.startswith("    F = ")) else _frameless(action, body)
+    if own is not None:  # the effects read only the arguments, as locals: no frame
+        lines += own[0]
+        body = own[1]
+    elif body is not None or _dynamic(action):  # the effects or a computed next read it
         frame = ["None"] * action.nslots
         for i, arg in enumerate(action.args):
             frame[arg[3]] = f"args[{i}]"
@@ -105,6 +112,23 @@ def act_function(ns: Namespace, game: Any, action: Any) -> Any:
                   "    if S.pending_end is not None:",  # an effect ended the round
                   "        return True"]
     return _Lazy(ns.define_later("_act", lines + steps, action.span), _install(action, "act"))
+
+
+def _frameless(action: Any, body: list[str]) -> tuple[list[str], list[str]] | None:
+    """``(lines, body)``: the effects' block with the argument slots it reads as Python
+    locals set from ``args`` first, where it reads no other slot and hands the frame to
+    nothing; None where it needs the frame."""
+    text = "\n".join(body)
+    if not frame_only_indexed(text):
+        return None
+    used = {int(k) for k in re.findall(r"\bF\[(\d+)\]", text)}
+    argslot = {arg[3]: i for i, arg in enumerate(action.args)}
+    if not used <= set(argslot):
+        return None
+    for k in used:
+        ref = re.compile(r"\bF\[" + str(k) + r"\]")
+        body = [ref.sub(f"_v{k}", line) for line in body]
+    return [f"    _v{k} = args[{argslot[k]}]" for k in sorted(used)], body
 
 
 def _dynamic(action: Any) -> bool:
