@@ -28,25 +28,12 @@ from .tricks import Tricks
 
 class Table(Dealing, Tricks):
     """The cards and zones of a state (a mixin of ``engine.State``, which sets these up); who
-    played the cards of a trick is ``Tricks``'."""
+    played the cards of a trick is ``Tricks``'. The state's card tables are declared on
+    ``Dealing``."""
 
-    game: Any
-    n: int
-    ncards: int
-    zones: list[list[int]]
-    loc: list[int]
-    face: list[bool]
-    zvis: list[int]
-    zface: list[bool]
-    zowner: list[int]
-    znames: list[str]
-    groups: dict[int, list[int]]
     # container zone -> (its group zones, the groups made from them, their charge): see
     # group_list. Shared by clones, as a cache checked against each state's own cards
     _gcache: dict[int, tuple[list[int], list[Group], int]]
-    dealer: int
-    rng: Any
-    record: bool
     messages: list[str]
     # the cuts of cut(), public: one list of (seat, card) per cut, the first cut first
     cuts: tuple[tuple[tuple[int, int], ...], ...] = ()
