@@ -13,38 +13,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .builtins import items_of, key_text, nested
+from .builtins import items_of, nested
+from .cardtables import Tables, key_texts, split_wild
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION, MAX_MELDS
 from .runtime import WORK, charge, clipped_text, out_of_work
-
-
-def _key_texts(key: Callable[[Any], Any], kept: dict[Any, dict[int, str]] | None = None
-               ) -> tuple[Callable[[int], str], dict[int, str]]:
-    """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
-    called once per card (in the order it was first needed) instead of once per look; and
-    the texts found so far. A key that closes over nothing (``c -> c.rank``: generated code
-    reads the game and the frame only through closures) is a function of the card alone:
-    its texts are remembered in ``kept`` (the finders' own, by its code) for every call."""
-    texts: dict[int, str] = {}
-    code = getattr(key, "__code__", None)
-    if kept is not None and code is not None and getattr(key, "__closure__", 0) is None:
-        got = kept.get(code)
-        if got is None:
-            if len(kept) > 64:  # keys of many rules files in one process: start afresh
-                kept.clear()
-            got = kept[code] = {}
-        texts = got
-
-    def text(c: int) -> str:
-        t = texts.get(c)
-        if t is None:
-            v = key(c)
-            t = texts[c] = key_text(v) if type(v) is list else repr(v)  # key_text, written out
-        return t
-
-    return text, texts
-
 
 # a rank's place in a run (the ace's is 1 or 14, set by the finders' ace: argument)
 RUN_PLACE = {r: i for i, r in enumerate("23456789TJQK", start=2)}
@@ -66,7 +39,8 @@ def _first_of_each(classes: list[list[int]], k: int) -> Any:
 def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ) -> dict[str, Callable[..., Any]]:
     """Set and run finders over the deck's card tables (built once per game)."""
-    kept: dict[Any, dict[int, str]] = {}  # key texts of keys of the card alone (_key_texts)
+    kept: Tables = {}  # key texts of keys of plain closure values, by card (cardtables.py)
+    wild_kept: Tables = {}  # the same of wild: functions' answers
     # the order cards of one meld are listed in: by rank order, then suit, then id
     place_of = [(order[c], suit[c] or "", c) for c in range(len(rank))]
     # ... as one number per card, which sorts faster than the tuples it stands for
@@ -229,11 +203,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         if wild is None:
             return list(cs), []
         # one pass: a card equal to a wild card is one too (wild is a function of the card)
-        nat: list[int] = []
-        w: list[int] = []
-        for c in cs:
-            (w if wild(c) else nat).append(c)
-        return nat, w
+        return split_wild(cs, wild, wild_kept)
 
     def sets(cards: Any, lo: int = 3, hi: int | None = None, *, wild: Any = None,
              max_wild: int = 0, all_wild: bool = False, key: Any = None) -> list[list[int]]:
@@ -256,7 +226,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             cs = items_of(cards)
             known = None
             if key is not None:
-                key, known = _key_texts(key, kept)
+                key, known = key_texts(key, kept)
             hi = min(hi, len(cs))  # no set is bigger than the cards given
             ranks: dict[str, list[int]] = {}
             for c in cs:
@@ -265,7 +235,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         nat, wilds = split(cards, wild)
         known = None
         if key is not None:
-            key, known = _key_texts(key, kept)
+            key, known = key_texts(key, kept)
         hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
         ranks = {}
         for c in nat:

@@ -61,6 +61,8 @@ def distinct_entries(S: Any, entries: list) -> list:
     mode = _TEXT
     kinds: tuple[int, ...] = ()
     known: dict[tuple, Any] = {}
+    texts: tuple[str, ...] = ()
+    shown = -1  # a zone whose cards the mover sees (the last one looked at)
     for e in entries:
         action, args = e
         if action is not last:
@@ -69,7 +71,9 @@ def distinct_entries(S: Any, entries: list) -> list:
             if got is None:
                 got = action.key_mode = _mode(action)
             name, p, mode = got
-            if mode == _PLAIN_MODE:  # its types are all in _KIND: never None
+            if mode == _CARD:
+                texts = _card_texts(action, p, names)
+            elif mode == _PLAIN_MODE:  # its types are all in _KIND: never None
                 kinds = _kinds(action)  # type: ignore[assignment]
                 known = _known(action, S.ncards, _KNOWN_TEXT)
         k = None
@@ -77,14 +81,23 @@ def distinct_entries(S: Any, entries: list) -> list:
             v = args[0]
             if type(v) is int:
                 if face[v]:  # S.visible(v, actor), written out
-                    k = p + names[v]
+                    k = texts[v]
                 else:
                     z = loc[v]
-                    if z >= 0:
+                    if z == shown:  # cards listed from one zone (a hand), one after another
+                        k = texts[v]
+                    elif z >= 0:
                         w = zvis[z]
-                        if w == 2 or (w == 1 and zowner[z] == actor) or (
-                                w == 3 and zones[z][0] == v):
-                            k = p + names[v]
+                        if w == 2 or (w == 1 and zowner[z] == actor):
+                            k = texts[v]
+                            shown = z
+                        elif w == 3 and zones[z][0] == v:
+                            k = texts[v]
+            if k is not None:  # (the end of the loop, written out)
+                if k not in seen:
+                    seen.add(k)
+                    out.append(e)
+                continue
         elif mode == _NAME:
             k = name
         elif mode == _CARDS:
@@ -150,6 +163,20 @@ def distinct_entries(S: Any, entries: list) -> list:
             seen.add(k)
             out.append(e)
     return out
+
+
+def _card_texts(action: Any, p: str, names: tuple) -> tuple[str, ...]:
+    """The keys of an action's one-card entries by card id (its canonical name, a space and
+    the card's name), made once per action and deck."""
+    got = _TEXTS.get(id(action))
+    if got is None or got[0] is not action or got[1] is not names:
+        if len(_TEXTS) > 10_000:  # games loaded one after another (a fuzzer)
+            _TEXTS.clear()
+        got = _TEXTS[id(action)] = (action, names, tuple(p + t for t in names))
+    return got[2]
+
+
+_TEXTS: dict[int, tuple[Any, tuple, tuple[str, ...]]] = {}
 
 
 def drop_repeats(S: Any, entries: list) -> list:

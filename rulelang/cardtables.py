@@ -1,0 +1,168 @@
+"""A meld finder's per-card functions (``wild:``, ``key:``) answered from tables by card id.
+
+A rules lambda such as ``c -> c.rank in w`` is called by ``sets()`` once per card on every
+call. Generated code reads the game state only through the state object ``S`` and the frame,
+both reached through the lambda's closure, and everything else it reads (card tables, data)
+is fixed for the compiled game. So a lambda whose closure holds only plain values (whole
+numbers, texts, lists of them: ``w``, a list of ranks) answers the same for a card whenever
+its code and those values are the same: its answers are remembered per card id, with the
+work each cost, and a finder charges that work again each time it reads one, so that a
+game's accounting is the same whatever ran before it in the process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .builtins import key_text
+from .runtime import WORK, out_of_work
+
+# (code, closure values) -> {card id: (answer, work it cost)}
+Tables = dict[Any, dict[int, tuple[Any, int]]]
+
+_MAX_TABLES = 64  # tables of many rules files (or many closure values) in one process
+_MAX_LIST = 64  # a longer list in a closure is not made a key (its lambda is called)
+
+
+def _frozen(v: Any) -> Any:
+    """A hashable stand-in for a closure value, equal exactly when the values are (types
+    told apart: ``1``, ``True`` and ``'1'`` are not one key), or None when ``v`` is not a
+    plain value (the state, a frame, a record...)."""
+    t = type(v)
+    if t is int or t is bool or v is None:
+        return (t, v)
+    if isinstance(v, str):  # (texts read from the rules file are str's own subclass)
+        return (str, v)
+    if t is list and len(v) <= _MAX_LIST:
+        for x in v:
+            if type(x) is not int and not isinstance(x, str):
+                return None
+        return (list, tuple(v))  # (1 and '1' are not equal: no types needed)
+    return None
+
+
+def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
+    """The remembered answers of ``fn`` per card id, shared by every ``fn`` of the same code
+    and closure values; None when its closure holds anything but plain values."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    cells = getattr(fn, "__closure__", 0)
+    if cells is None:
+        key: Any = code
+    elif type(cells) is tuple:
+        vals = []
+        for cell in cells:
+            try:
+                f = _frozen(cell.cell_contents)
+            except ValueError:  # a cell not filled yet
+                return None
+            if f is None:
+                return None
+            vals.append(f)
+        key = (code, tuple(vals))
+    else:
+        return None
+    got = tables.get(key)
+    if got is None:
+        if len(tables) >= _MAX_TABLES:
+            tables.clear()
+        got = tables[key] = {}
+    return got
+
+
+def answer(fn: Callable[[Any], Any], tab: dict[int, tuple[Any, int]], c: Any) -> Any:
+    """``fn(c)``: read from ``tab`` (charging the work it cost) for a card id, else called."""
+    got = tab.get(c) if type(c) is int else None
+    if got is None:
+        if type(c) is not int:
+            return fn(c)
+        w = WORK[0]
+        v = fn(c)
+        tab[c] = (v, w - WORK[0])
+        return v
+    cost = got[1]
+    if cost:
+        WORK[0] -= cost
+        if WORK[0] < 0:
+            out_of_work()
+    return got[0]
+
+
+def key_texts(key: Callable[[Any], Any], tables: Tables | None = None
+              ) -> tuple[Callable[[int], str], dict[int, str]]:
+    """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
+    worked out once per card (in the order it was first needed) instead of once per look;
+    and the texts found so far. The texts of a key of plain closure values (see
+    ``table_of``) are read from its table after the first time, charged as when it was
+    called (``tables``: the finders' own, of keys' texts only)."""
+    texts: dict[int, str] = {}
+    tab = table_of(key, tables) if tables is not None else None
+
+    if tab is None:
+        def text(c: int) -> str:
+            t = texts.get(c)
+            if t is None:
+                v = key(c)
+                t = texts[c] = key_text(v) if type(v) is list else repr(v)  # key_text, inline
+            return t
+        return text, texts
+    get = tab.get
+
+    def tabled(c: int) -> str:
+        t = texts.get(c)
+        if t is None:
+            got = get(c) if type(c) is int else None
+            if got is None:
+                w = WORK[0]
+                v = key(c)
+                t = key_text(v) if type(v) is list else repr(v)
+                if type(c) is int:
+                    tab[c] = (t, w - WORK[0])
+            else:
+                t, cost = got
+                if cost:
+                    WORK[0] -= cost
+                    if WORK[0] < 0:
+                        out_of_work()
+            texts[c] = t
+        return t
+
+    return tabled, texts
+
+
+def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
+               ) -> tuple[list[int], list[int]]:
+    """The cards that are not wild and those that are (``wild(c)`` true), in order, with
+    ``wild``'s answers read from its table where it has one."""
+    nat: list[int] = []
+    w: list[int] = []
+    tab = table_of(wild, tables)
+    if tab is None:
+        for c in cs:
+            (w if wild(c) else nat).append(c)
+        return nat, w
+    get = tab.get
+    owed = 0  # the work of the answers read, charged at the end (nothing else is done here)
+    for c in cs:
+        got = get(c) if type(c) is int else None
+        if got is None:
+            if owed:
+                charge_owed(owed)
+                owed = 0
+            v = answer(wild, tab, c)
+        else:
+            v = got[0]
+            owed += got[1]
+        (w if v else nat).append(c)
+    if owed:
+        charge_owed(owed)
+    return nat, w
+
+
+def charge_owed(n: int) -> None:
+    """``n`` units of work, owed for answers read from a table."""
+    WORK[0] -= n
+    if WORK[0] < 0:
+        out_of_work()
