@@ -84,9 +84,11 @@ def distinct_entries(S: Any, entries: list) -> list:
                     k = texts[v]
                 else:
                     z = loc[v]
-                    if z == shown:  # cards listed from one zone (a hand), one after another
+                    if z < 0:  # in no zone: not seen (k stays None)
+                        pass
+                    elif z == shown:  # cards listed from one zone (a hand), one by one
                         k = texts[v]
-                    elif z >= 0:
+                    else:
                         w = zvis[z]
                         if w == 2 or (w == 1 and zowner[z] == actor):
                             k = texts[v]
