@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from rulelang.cardtables import table_of
 from rulelang.choice import _every, _next_items
 from rulelang.limits import MAX_WORK
 from rulelang.melds import meld_funcs
@@ -72,3 +73,50 @@ def test_every_whole_choice_legal_gives_the_same_next_items() -> None:
         for m in range(k):
             for chosen in itertools.permutations(range(n), m):
                 assert _next_items(every, chosen, n) == _next_items(plain, chosen, n)
+
+
+# card id -> rank (a global: the lambdas below close over their wild ranks alone)
+_RANK: dict[int, str] = {}
+
+
+def _spend(n: int) -> bool:
+    """Work charged as a rules lambda charges its search (``c.rank in w``)."""
+    WORK[0] -= n
+    return True
+
+
+def test_wild_and_key_answers_read_from_tables_are_charged_as_calls() -> None:
+    # a lambda whose closure holds plain values (a list of ranks) is answered from a per-card
+    # table after the first call; one closing over anything else is called every time: the
+    # same sets, and the same work, on every call (whatever ran before)
+    f, ids = _deck(2)
+    _RANK.update({c: n[0] for n, cs in ids.items() for c in cs})
+    rank = _RANK
+    hand = [ids[n][i] for n, i in (("2C", 0), ("2C", 1), ("5H", 0), ("5S", 0), ("5S", 1),
+                                   ("9D", 0), ("9C", 0), ("KH", 0), ("AS", 0))]
+    w = ["2", "A"]
+    box = {"w": w}  # not a plain value: these lambdas are called for every card
+
+    def wild_of(ws: list[str]) -> Any:
+        return lambda c: _spend(len(ws)) and _RANK[c] in ws
+
+    def key_of(ws: list[str]) -> Any:
+        return lambda c: _spend(len(ws)) and ("wild" if _RANK[c] in ws else _RANK[c])
+
+    assert table_of(wild_of(w), {}) is not None and table_of(key_of(w), {}) is not None
+
+    def run(wild: Any, key: Any) -> tuple[list[list[int]], int]:
+        WORK[0] = LIMIT[0] = MAX_WORK
+        got = f["sets"](hand, 3, 4, wild=wild, max_wild=1, all_wild=True, key=key)
+        return got, MAX_WORK - WORK[0]
+
+    called = run(lambda c: _spend(len(box["w"])) and rank[c] in box["w"],
+                 lambda c: _spend(len(box["w"])) and ("wild" if rank[c] in box["w"]
+                                                       else rank[c]))
+    assert called[0] and called[1] > 0
+    for _ in range(3):  # the first call fills the tables, the others read them
+        assert run(wild_of(w), key_of(w)) == called
+    # other closure values are other tables: deuces alone are wild
+    assert run(wild_of(["2"]), key_of(["2"])) == run(
+        lambda c: _spend(1) and rank[c] == "2" and box is not None,
+        lambda c: _spend(1) and ("wild" if rank[c] == "2" and box is not None else rank[c]))
