@@ -158,9 +158,10 @@ def _sums(c: Any, n: N.Call, sc: Any, result_type: Any) -> tuple[Any, str]:
     each = re.fullmatch(re.escape(c.k(sum)) + r"\(\[(.*) for (F\[\d+\]|_v\d+) in "
                         + r"_work\(F\[" + str(slot)
                         + r"\], _k\d+\)\]\)", getattr(lf, "src", ""))
-    rsrc = getattr(rf, "src", "(")
-    if m is None or each is None or "(" in each[1] or f"F[{slot}]" in each[1] \
-            or "(" in rsrc or f"F[{slot}]" in rsrc or each[2] in rsrc:
+    rsrc = getattr(rf, "src", "?(")
+    if m is None or each is None or not _charges_nothing(c, each[1]) \
+            or f"F[{slot}]" in each[1] or not _charges_nothing(c, rsrc) \
+            or f"F[{slot}]" in rsrc or each[2] in rsrc:
         return as_written, ret
     xs, k, v = m[1], m[2], each[2]
     values = c.lit(f"[{each[1]} for {v} in {xs}]")
@@ -169,6 +170,19 @@ def _sums(c: Any, n: N.Call, sc: Any, result_type: Any) -> tuple[Any, str]:
     fast = (f"({c.k(count_sums)}({values.src}, {k}, {c.k(_OPS[op])}, {rsrc}) "
             f"if {c.k(plain_subsets)}({xs}, {k}) else {{0}})")
     return c.gen(fast, as_written), ret
+
+
+def _charges_nothing(c: Any, src: str) -> bool:
+    """Whether compiled ``src`` calls nothing but ``type`` and the reads of a card's attribute
+    (``Compiler.e_Attr``'s ``attr``, for a value not known to be a card): it charges no work
+    and changes nothing, so it may be worked out once per card rather than per subset."""
+    for name in re.findall(r"([\w.]+)\(", src):
+        if name == "type":
+            continue
+        f = c.cg.ns.get(name) if re.fullmatch(r"_k\d+", name) else None
+        if not getattr(f, "__qualname__", "").endswith("e_Attr.<locals>.attr"):
+            return False
+    return "?" not in src and "lambda" not in src
 
 
 # what the value of one card of a pair may be written with: nothing that calls or charges
