@@ -1,5 +1,6 @@
-"""Counting the subsets of a hand whose values add up to something, without making them:
-``count(combinations(cs, k), x -> sum(v[c.rank] for c in x) == 15)``.
+"""Counting the subsets of a hand whose values add up to something, or the pairs whose values
+compare, without making them: ``count(combinations(cs, k), x -> sum(v[c.rank] for c in x) ==
+15)``, ``count(combinations(cs, 2), x -> x[0].rank == x[1].rank)``.
 
 Written as the built-ins would run it, such a count makes every subset as a list, and for
 each one a comprehension over its cards and a sum: a Python frame and a call per subset. Here
@@ -8,9 +9,10 @@ once per card of the hand, and the subsets are made of those values and summed b
 ``itertools`` and ``sum``; each sum compared as the rules text compares it (``==``, ``<``...).
 The same subsets are summed in the same order (each sum adds the same values in the same
 order), so the count is the same; the work charged is what the subsets, the loop over them and
-the loop over each subset's cards charge, in one go. Anything but a plain hand (a list of
-lists, a size that is not a whole number from 1 to the hand's size, more than 32 cards) runs
-the comprehension as written.
+the loop over each subset's cards charge, in one go. Pairs alike: each card's value once, the
+pairs of values compared by ``itertools.starmap``. Anything but a plain hand (a list of lists,
+a size that is not a whole number from 1 to the hand's size, more than 32 cards; for pairs,
+values whose comparison would charge) runs the comprehension as written.
 """
 
 from __future__ import annotations
@@ -30,8 +32,6 @@ from .runtime import WORK, out_of_work
 _OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge}
 _PLAIN = 32  # cards in a hand the one-go charge is for (as ``builtins._combinations``)
-
-
 _COMB = [[math.comb(n, k) for k in range(n + 1)] for n in range(_PLAIN + 1)]
 
 

@@ -5,7 +5,6 @@ shapes it takes are the ones compiled without making the subsets."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -13,6 +12,8 @@ import rulelang
 from rulelang import lambdaloops
 from rulelang.errors import RuntimeRulesError
 from rulelang.runtime import WORK
+
+from .test_lambdaloops import _run  # a call's value (or error) and the work it charged
 
 GAME = """\
 name: Subsets
@@ -40,16 +41,6 @@ phases:
       go:
         do: end_round('done')
 """
-
-
-def _run(game: Any, s: Any, name: str, args: tuple) -> tuple[Any, int]:
-    """The value (or error text) of a call and the work it charged."""
-    WORK[0] = 10**9
-    try:
-        v: Any = game.functions[name].fn(s, *args)
-    except RuntimeRulesError as e:
-        v = ("error", str(e))
-    return v, 10**9 - WORK[0]
 
 
 def test_subset_counts_give_what_the_comprehensions_give(
