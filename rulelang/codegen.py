@@ -465,8 +465,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                 *("    " + line for line in head[1:] if "t = type" not in line)]
         head[1] = "        n = len(a0)"
         at = head.index("            key = " + key)
-        head[at:at + 1] = (["            sum(a0)", "            key = tuple(sorted(a0))"]
-                           if free1 else ["            key = tuple(a0)"])
+        head[at:at + 1] = (["            sum(a0)", f"            key = tuple(sorted({items[0]}))"]
+                           if free1 else [f"            key = tuple({items[0]})"])
         if free1 and weights and MEMO_KEY_ITEMS < 512:
             # (MARK, sum): no list's sorted key holds MARK, nor is any argument one
             at = head.index("        try:")

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import nodes as N
 from .builtins import Builtin, compared, grouped, items_of
+from .subsets import subset_count
 
 # the built-ins written as comprehensions when given a lambda
 LOOPED = frozenset({"count", "filter", "sort", "group_by", "lowest", "highest", "any", "all"})
@@ -66,6 +67,8 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
     if len(n.args) != 2 or not isinstance(n.args[1], N.Lambda) or n.kwargs:
         return None
     xs_node, lam = n.args
+    if b.name == "count" and (subsets := subset_count(c, n, sc, result_type)) is not None:
+        return subsets
     xsf, xst = c.expr(xs_node, sc)
     c._check_kind(b, "l", xs_node, xst)
     # the loop variable is an item of the list (as a comprehension's is)
