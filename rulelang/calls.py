@@ -379,7 +379,8 @@ class Calls:
         inlined = self._inline(uf, argfs, sc, [t for _f, t in compiled], n)
         if inlined is not None:
             return inlined, uf.ret
-        if self.functions_final and uf.fn is not None:
+        if self.functions_final and uf.fn is not None and (
+                not uf.effect or getattr(self, "procedures_final", True)):
             return self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {}), uf.ret
         # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
         return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
