@@ -40,12 +40,12 @@ from .limits import (
     MAX_INLINE_SRC,
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
-
-MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
 from .melds import meld_funcs
 from .operators import NOT_CONST, const_of
 from .runtime import brief
 from .scope import ALIASED, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
+
+MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
 
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
 FN_KWARGS = frozenset({"key", "suit"})

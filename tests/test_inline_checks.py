@@ -23,6 +23,8 @@ counters:
 functions:
   live(p): size(hand[p]) > 0
   first_live(p): 'first([q for q in seats_from(p) if live(q)])'
+  triple(h): size(h) * 3
+  huge(h): 1000000000000000 * 1000000000000 * size(h)
 procedures:
   add(p, n): score[p] += n
   put(p, v): score[p] = v
@@ -71,5 +73,18 @@ def test_a_procedure_inlines_the_functions_it_calls(game: object) -> None:
     game.functions["mark"].fn(s, 1)  # type: ignore[attr-defined]
     game.functions["mark"].fn(s, 7)  # (seats_from(7) at a table of 3: from seat 1)
     assert s.ctr[0] == [0, 0, 2]
-    with pytest.raises(RuntimeRulesError, match="mark|seat|number"):
+    with pytest.raises(RuntimeRulesError, match="wrong kind"):
         game.functions["mark"].fn(s, "x")  # type: ignore[attr-defined]
+
+
+def test_a_size_times_a_number_is_a_plain_product(game: object) -> None:
+    dump = game.generated.dump()  # type: ignore[attr-defined]
+    triple = dump[dump.index("triple(h)"):dump.index("huge(h)")]
+    assert "* 3)" in triple and "mul_values" not in triple
+    huge = dump[dump.index("huge(h)"):]
+    assert "mul_values" in huge[:huge.index("\n\n")]  # too big a number: checked as before
+    s = game.new_state(3, seed=1, record=False)  # type: ignore[attr-defined]
+    f = game.functions  # type: ignore[attr-defined]
+    assert f["triple"].fn(s, [5, 6]) == 6 and f["huge"].fn(s, [5, 6]) == 2 * 10**27
+    with pytest.raises(RuntimeRulesError):
+        f["triple"].fn(s, 4)
