@@ -29,6 +29,7 @@ procedures:
   add(p, n): score[p] += n
   put(p, v): score[p] = v
   mark(p): score[first_live(p)] += 1
+  odd(p): "if score[p] == '1' { score[p] += 1 }"
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 2)"]
   settle: {done: pass}
@@ -88,3 +89,15 @@ def test_a_size_times_a_number_is_a_plain_product(game: object) -> None:
     assert f["triple"].fn(s, [5, 6]) == 6 and f["huge"].fn(s, [5, 6]) == 2 * 10**27
     with pytest.raises(RuntimeRulesError):
         f["triple"].fn(s, 4)
+
+
+def test_a_procedure_compiled_again_warns_once(tmp_path: Path) -> None:
+    from rulelang.build import check_all
+    from rulelang.rules import load_rules
+
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    errors, warnings = check_all(load_rules(str(path)))
+    assert not errors
+    assert [w.message.split(":")[0] for w in warnings] == [
+        "a number compared with text is never equal"]
