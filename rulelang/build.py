@@ -315,6 +315,25 @@ class Builder:
             install(uf, fn, c.cg)
         memoize_pure(functions, sym)
         c.functions_final = True
+        if not self.errors and not c.errors:
+            # the procedures again, now that the functions they call can be inlined into
+            # them as into steps (the table's small helpers: no call per seat looked at)
+            # (what it found the first time is not reported again; where it would find
+            # something new, the first compile is kept)
+            c.procedures_final = False  # meanwhile a procedure calls another by its .fn
+            seen = len(c.warnings)
+            for uf, body, bspan, effect in bodies:
+                if effect:
+                    sc = Scope(uf.params, fn=uf)
+                    fn = self.effects(c, body, bspan, sc)
+                    if self.errors or c.errors:
+                        self.errors.clear()
+                        c.errors.clear()
+                        continue
+                    uf.nslots = sc.n
+                    install(uf, fn, c.cg)
+            del c.warnings[seen:]
+            c.procedures_final = True
 
         copies: Unit | int = copies_raw if isinstance(copies_raw, int) else 1
         tree = None if isinstance(copies_raw, int) else \
