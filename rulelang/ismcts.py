@@ -157,6 +157,7 @@ class ISMCTSAgent:
         # plays on from there); True: its later moves too
         self.deep = DEEP if deep is None else deep
         self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
+        self._world: Any = None  # the iteration's sampled world as it now is (_greedy_step)
         # the greedy policy's move is played unless another's mean beats it by this many
         # standard errors (0: the most visited move, as plain IS-MCTS)
         self.guard = GUARD if guard is None else guard
@@ -194,6 +195,7 @@ class ISMCTSAgent:
             world.work_done = 0
             world.max_work = min(world.max_work, left)
             self._left = left
+            self._world = world
             try:
                 # each seat's heuristic before the search moves: a playout is judged by what
                 # it changed, not by where the match already stood (a seat two lives down
@@ -201,13 +203,15 @@ class ISMCTSAgent:
                 start = ({p: self._judge(world, h, world, p) for p in range(world.n)
                           if world.active[p]} if h is not None else {})
                 path = self._descend(world, root, seat, h)
-                self._play_out(world, h)
+                # a greedy step may leave the iteration's world in another state object
+                self._play_out(self._world, h)
+                world = self._world
                 value, raw = self._values(world, h, start)
             except OutOfWork:
                 left = 0
                 break
             except RulesError:  # this sample cannot be played on: it teaches nothing
-                left -= max(1, world.work_done)
+                left -= max(1, self._world.work_done)
                 continue
             left -= max(1, world.work_done)
             for edge, actor in path:
@@ -276,6 +280,7 @@ class ISMCTSAgent:
                     return path
                 others += 1
                 self._policy_step(world, h)
+                world = self._world
                 continue
             others = 0
             moves = world.legal_moves()
@@ -315,6 +320,7 @@ class ISMCTSAgent:
                 return
             self._check(world)
             self._policy_step(world, h)
+            world = self._world
 
     def _policy_step(self, world: Any, h: Any) -> None:
         k = world.num_moves()
@@ -330,10 +336,11 @@ class ISMCTSAgent:
         costs a few steps, not one per legal move (13 in a trick game's first trick).
 
         Each move is judged on a clone of the world, and the clone of the move chosen becomes
-        the world (``_adopt``) rather than the move being played again on it: the same state,
-        one step fewer. Where that step drew from the world's generator (a reshuffle) the
-        move is played on the world again, after the look-ahead's draws, as before: every
-        playout is the same, draw for draw and unit of work for unit (``_look``)."""
+        the iteration's world (``self._world``, ``_adopted``) rather than the move being
+        played again on it: the same state, one step fewer. Where that step drew from the
+        world's generator (a reshuffle) the move is played on the world again, after the
+        look-ahead's draws, as before: every playout is the same, draw for draw and unit of
+        work for unit (``_look``)."""
         actor = world.actor
         rng = self.rng
         if k > GREEDY_CANDIDATES:
@@ -367,7 +374,7 @@ class ISMCTSAgent:
         if step < 0 or world.work_done + step > MAX_GAME_WORK:  # played as it always was
             world.apply_index(best[j])
         else:
-            _adopt(world, s, step)
+            self._world = _adopted(world, s, step)
 
     def _judge(self, world: Any, h: Any, s: Any, seat: int) -> float:
         """The heuristic of ``seat`` in ``s``, charged to the playout of ``world``: it runs
@@ -448,10 +455,11 @@ def _look(world: Any, i: int) -> tuple[Any, int]:
     return s, -1 if drew else s.work_done - before
 
 
-def _adopt(world: Any, s: Any, step: int) -> None:
-    """Make ``world`` the state ``s``, a clone of it on which one move was played, as if that
-    move had been played on ``world`` now (``step``: its work): the messages and round
-    results, which a clone starts without, go on from the world's."""
+def _adopted(world: Any, s: Any, step: int) -> Any:
+    """``s``, a clone of ``world`` on which one move was played, made the state ``world``
+    would be had that move been played on it now (``step``: its work): the messages and
+    round results, which a clone starts without, go on from the world's. (``world`` is
+    dropped; a state whose ``__dict__`` was swapped instead ran its attribute reads slower.)"""
     msgs = world.messages
     for m in s.messages:  # as log_message keeps them
         msgs.append(m)
@@ -461,4 +469,4 @@ def _adopt(world: Any, s: Any, step: int) -> None:
     world.round_results.extend(s.round_results)
     s.round_results = world.round_results
     s.work_done = world.work_done + step
-    world.__dict__ = s.__dict__  # s is dropped: its dict, not a copy
+    return s

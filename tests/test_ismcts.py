@@ -145,7 +145,7 @@ def test_the_guard_keeps_the_policys_move_unless_the_search_is_sure() -> None:
 
 class _PlayedAgain(ISMCTSAgent):
     """The greedy playout step as it was: each move judged on a clone, the best then played
-    again on the world (the reference for the clone kept instead, ``_adopt``)."""
+    again on the world (the reference for the clone kept instead, ``_adopted``)."""
 
     def _greedy_step(self, world: object, k: int, h: object) -> None:
         actor = world.actor  # type: ignore[attr-defined]
