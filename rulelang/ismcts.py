@@ -53,7 +53,7 @@ import time
 from typing import Any
 
 from .errors import RulesError, UsageError
-from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK
+from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK, MAX_GAME_WORK, MAX_LOG_MESSAGES
 from .runtime import LIMIT, WORK, OutOfWork
 
 DEFAULT_ITERATIONS = 1000
@@ -63,7 +63,7 @@ ROLLOUT_DEPTH = ISMCTS_PLAYOUT  # decisions a playout may take before it is judg
 UCT_C = 0.7  # exploration constant for rewards in [0, 1]
 POLICIES = ("random", "greedy")
 GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few steps)
-GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_index)
+GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_step)
 GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
 GUARD = 1.0  # standard errors by which the search must beat the policy's move to overrule it
 DEEP = False  # the tree holds the seat's later moves too (see ISMCTSAgent.deep)
@@ -157,6 +157,7 @@ class ISMCTSAgent:
         # plays on from there); True: its later moves too
         self.deep = DEEP if deep is None else deep
         self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
+        self._world: Any = None  # the iteration's sampled world as it now is (_greedy_step)
         # the greedy policy's move is played unless another's mean beats it by this many
         # standard errors (0: the most visited move, as plain IS-MCTS)
         self.guard = GUARD if guard is None else guard
@@ -194,6 +195,7 @@ class ISMCTSAgent:
             world.work_done = 0
             world.max_work = min(world.max_work, left)
             self._left = left
+            self._world = world
             try:
                 # each seat's heuristic before the search moves: a playout is judged by what
                 # it changed, not by where the match already stood (a seat two lives down
@@ -201,13 +203,15 @@ class ISMCTSAgent:
                 start = ({p: self._judge(world, h, world, p) for p in range(world.n)
                           if world.active[p]} if h is not None else {})
                 path = self._descend(world, root, seat, h)
-                self._play_out(world, h)
+                # a greedy step may leave the iteration's world in another state object
+                self._play_out(self._world, h)
+                world = self._world
                 value, raw = self._values(world, h, start)
             except OutOfWork:
                 left = 0
                 break
             except RulesError:  # this sample cannot be played on: it teaches nothing
-                left -= max(1, world.work_done)
+                left -= max(1, self._world.work_done)
                 continue
             left -= max(1, world.work_done)
             for edge, actor in path:
@@ -276,6 +280,7 @@ class ISMCTSAgent:
                     return path
                 others += 1
                 self._policy_step(world, h)
+                world = self._world
                 continue
             others = 0
             moves = world.legal_moves()
@@ -315,37 +320,61 @@ class ISMCTSAgent:
                 return
             self._check(world)
             self._policy_step(world, h)
+            world = self._world
 
     def _policy_step(self, world: Any, h: Any) -> None:
         k = world.num_moves()
         if self.rollout == "greedy" and h is not None and k > 1:
-            world.apply_index(self._greedy_index(world, k, h))
+            self._greedy_step(world, k, h)
         else:
             world.apply_index(int(self.rng.random() * k))
 
-    def _greedy_index(self, world: Any, k: int, h: Any) -> int:
-        """The move best for its mover by the heuristic, one step ahead in this world (which
-        is already a sample: nothing in it is hidden from the search), among at most
+    def _greedy_step(self, world: Any, k: int, h: Any) -> None:
+        """Play the move best for its mover by the heuristic, one step ahead in this world
+        (which is already a sample: nothing in it is hidden from the search), among at most
         ``GREEDY_CANDIDATES`` moves drawn at random when there are more: a playout step then
-        costs a few steps, not one per legal move (13 in a trick game's first trick)."""
-        actor = world.current_player()
+        costs a few steps, not one per legal move (13 in a trick game's first trick).
+
+        Each move is judged on a clone of the world, and the clone of the move chosen becomes
+        the iteration's world (``self._world``, ``_adopted``) rather than the move being
+        played again on it: the same state, one step fewer. Where that step drew from the
+        world's generator (a reshuffle) the move is played on the world again, after the
+        look-ahead's draws, as before: every playout is the same, draw for draw and unit of
+        work for unit (``_look``)."""
+        actor = world.actor
         rng = self.rng
         if k > GREEDY_CANDIDATES:
-            picks = sorted(set(int(rng.random() * k) for _ in range(GREEDY_CANDIDATES)))
+            picks: Any = sorted(set(int(rng.random() * k) for _ in range(GREEDY_CANDIDATES)))
         else:
-            picks = list(range(k))
+            picks = range(k)
         best: list[int] = []
+        kept: list[tuple[Any, int]] = []  # each best move's clone and its step's work
         best_v = -math.inf
+        left, allowance = self._left, world.max_work
         for i in picks:
-            s = world.clone(share_rng=True)
-            s.apply_index(i)
-            world.work_done = s.work_done  # the look-ahead's work is the playout's
-            v = self._judge(world, h, s, actor)
+            s, step = _look(world, i)
+            # self._judge(world, h, s, actor), written out: it runs for every move judged
+            if world.work_done >= left:
+                self._check(world)
+            WORK[0] = LIMIT[0] = allowance
+            v = h(s, actor)
+            used = allowance - WORK[0]
+            world.work_done += used if used > 1 else 1
+            if type(v) is not float:
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise RulesError(f"the heuristic computed {v!r:.60}, not a number")
+                v = float(v)
             if v > best_v + 1e-9:
-                best, best_v = [i], v
+                best, kept, best_v = [i], [(s, step)], v
             elif abs(v - best_v) <= 1e-9:
                 best.append(i)
-        return best[int(self.rng.random() * len(best))]
+                kept.append((s, step))
+        j = int(rng.random() * len(best))
+        s, step = kept[j]
+        if step < 0 or world.work_done + step > MAX_GAME_WORK:  # played as it always was
+            world.apply_index(best[j])
+        else:
+            self._world = _adopted(world, s, step)
 
     def _judge(self, world: Any, h: Any, s: Any, seat: int) -> float:
         """The heuristic of ``seat`` in ``s``, charged to the playout of ``world``: it runs
@@ -404,3 +433,40 @@ class ISMCTSAgent:
             tied = sum(1 for q in seats if q != p and abs(scores[q] - scores[p]) <= 1e-9)
             out[p] = (below + 0.5 * tied) / (len(seats) - 1)
         return out, None
+
+
+def _look(world: Any, i: int) -> tuple[Any, int]:
+    """The world after its move ``i``, on a clone sharing its generator (the look-ahead's draws
+    are the world's, as they always were), and the work of that step, or -1 if it drew from
+    the generator. A draw is seen by marking the clone's generator shared: its first draw
+    then copies it (``State.rng``); the copy's draws are made the world's generator's."""
+    s = world.clone(share_rng=True)
+    r, shared = s._rng, s._rng_shared
+    s._rng_shared = True
+    before = s.work_done
+    try:
+        s.apply_index(i)
+    finally:
+        drew = s._rng is not r
+        if drew and not shared:  # as if drawn from the world's generator itself
+            r.setstate(s._rng.getstate())
+        s._rng, s._rng_shared = r, shared
+    world.work_done = s.work_done  # the look-ahead's work is the playout's
+    return s, -1 if drew else s.work_done - before
+
+
+def _adopted(world: Any, s: Any, step: int) -> Any:
+    """``s``, a clone of ``world`` on which one move was played, made the state ``world``
+    would be had that move been played on it now (``step``: its work): the messages and
+    round results, which a clone starts without, go on from the world's. (``world`` is
+    dropped; a state whose ``__dict__`` was swapped instead ran its attribute reads slower.)"""
+    msgs = world.messages
+    for m in s.messages:  # as log_message keeps them
+        msgs.append(m)
+        if len(msgs) > 2 * MAX_LOG_MESSAGES:
+            del msgs[:-MAX_LOG_MESSAGES]
+    s.messages = msgs
+    world.round_results.extend(s.round_results)
+    s.round_results = world.round_results
+    s.work_done = world.work_done + step
+    return s

@@ -141,3 +141,58 @@ def test_the_guard_keeps_the_policys_move_unless_the_search_is_sure() -> None:
     plain = ISMCTSAgent(5, iterations=12, guard=0)
     i = plain.choose_index(s, 0)
     assert plain.last_visits[moves[i]] == max(plain.last_visits.values())
+
+
+class _PlayedAgain(ISMCTSAgent):
+    """The greedy playout step as it was: each move judged on a clone, the best then played
+    again on the world (the reference for the clone kept instead, ``_adopted``)."""
+
+    def _greedy_step(self, world: object, k: int, h: object) -> None:
+        actor = world.actor  # type: ignore[attr-defined]
+        rng = self.rng
+        picks = (sorted(set(int(rng.random() * k) for _ in range(4))) if k > 4
+                 else list(range(k)))
+        best: list[int] = []
+        best_v = float("-inf")
+        for i in picks:
+            s = world.clone(share_rng=True)  # type: ignore[attr-defined]
+            s.apply_index(i)
+            world.work_done = s.work_done  # type: ignore[attr-defined]
+            v = self._judge(world, h, s, actor)
+            if v > best_v + 1e-9:
+                best, best_v = [i], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(i)
+        world.apply_index(best[int(rng.random() * len(best))])  # type: ignore[attr-defined]
+
+
+def test_a_playout_keeps_the_clone_of_its_move_and_is_the_same_draw_for_draw() -> None:
+    # an Uno round whose stock is down to one card: a look-ahead that draws it reshuffles
+    # the discards (a draw from the world's generator), and that move is played again; the
+    # other moves' clones are kept. The search is the same, visit for visit, unit of work for
+    # unit, as with every move played again
+    import rulelang.ismcts as ism
+    g = rulelang.load("uno")
+    s = g.new_state(2, seed=1, record=False)
+    rng = random.Random(1)
+    while len(s.zones[s.znames.index("stock")]) > 1:  # type: ignore[attr-defined]
+        s.apply_index(int(rng.random() * s.num_moves()))
+    drew = [0, 0]
+    look = ism._look
+
+    def watched(world: object, i: int) -> tuple[object, int]:
+        out = look(world, i)
+        drew[out[1] < 0] += 1
+        return out
+
+    got = []
+    for cls in (ISMCTSAgent, _PlayedAgain):
+        bot = cls(2, iterations=8)
+        ism._look = watched  # type: ignore[assignment]
+        try:
+            i = bot.choose_index(s, s.current_player())
+        finally:
+            ism._look = look  # type: ignore[assignment]
+        got.append((i, bot.last_visits, bot.last_values, bot._left, bot.rng.random()))
+    assert got[0] == got[1]
+    assert drew[0] and drew[1]  # both kinds of step were met
