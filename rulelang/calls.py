@@ -28,6 +28,7 @@ from .hoist import (
     hoist_inlined,
     hold,
     invariant_calls,
+    keyed,
     plain_src,
     unhoist,
     variant_params,
@@ -43,7 +44,17 @@ from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
 from .operators import NOT_CONST, const_of
 from .runtime import brief
-from .scope import ALIASED, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
+from .scope import (
+    ALIASED,
+    Fn,
+    Scope,
+    UserFn,
+    elem_of,
+    is_local,
+    is_scalar,
+    result_type,
+    slot_of,
+)
 
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
 FN_KWARGS = frozenset({"key", "suit"})
@@ -165,6 +176,11 @@ class Calls:
                 return Src("S.group_count(" + a.src[len("S.group_list("):], self.cg,
                            a.depth + 1), ret
             return self.gen("len({0})", *argfs), ret
+        kept = self._keyed.pop(id(n), None) if self._keyed else None
+        if kept is not None and not kwfs and is_scalar(types[kept[1]]):  # hoist.keyed
+            parts = ", ".join("{" + str(i) + "}" for i in range(len(argfs)))
+            return self.gen(f"{self.k(keyed)}(F, {kept[0]}, {kept[1]}, {self.k(impl)}, "
+                            + parts + ")", *argfs), ret
         return self._call_src(self.k(impl), argfs, kwfs), ret
 
     def _call_src(self, func: str, argfs: list[Fn], kwfs: dict[str, Fn]) -> Src:

@@ -47,6 +47,7 @@ from .scope import (
 )
 from .statements import Statements
 from .structured import read_type, record
+from .walks import nested_flat
 
 
 class Compiler(Calls, Statements, Operators):
@@ -83,6 +84,9 @@ class Compiler(Calls, Statements, Operators):
         # in the bodies of functions inlined into it join its own (``hoist_inlined``)
         self._comp_hoists: list[list[tuple[int, int]]] = []
         self._listing_slots: set[int] = set()  # made once per listing: unset while None
+        # calls of a later argument kept per value of one argument (hoist.keyed): id of the
+        # call node -> (the frame slot of its dict, the index of that argument)
+        self._keyed: dict[int, tuple[int, int]] = {}
         self._hoists_used: set[int] = set()  # the slots hoisted code was given
 
     def gen(self, fmt: str, *kids: Any) -> Src:
@@ -404,7 +408,8 @@ class Compiler(Calls, Statements, Operators):
         keeps = (len(n.clauses) == 1 and isinstance(n.elt, N.Name)
                  and n.elt.id == n.clauses[0][0])
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
-            src = self.k(nested) + "(" + src + ")"
+            flat = et.startswith("list[") and is_scalar(elem_of(et))  # lists of plain values
+            src = self.k(nested_flat if flat else nested) + "(" + src + ")"
         return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
 
     def _loop(self, it: N.Node, sc: Scope, span: str) -> tuple[Fn, str, bool]:

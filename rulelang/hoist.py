@@ -183,7 +183,8 @@ def hoist_inlined(c: Any, uf: Any, body: Any) -> list[int]:
 def hoist_listing(c: Any, tree: N.Node, earlier: list[str], sc: Any) -> list[int]:
     """Before a later argument's options are compiled (buildphase.py): give its calls that
     name none of the arguments before it (``listing_invariant_calls``) slots of the action's
-    frame, made the first time they are reached in one listing. Such a slot is unset while
+    frame, made the first time they are reached in one listing, and those that vary by one
+    argument (``listing_keyed_calls``) a slot for their dict of values. Such a slot is unset while
     None (``c._listing_slots``), as every frame the engine makes for an action starts as
     None: a result that is None is simply made again. The keys to drop once it is compiled
     (``unhoist``)."""
@@ -191,14 +192,83 @@ def hoist_listing(c: Any, tree: N.Node, earlier: list[str], sc: Any) -> list[int
              for n in listing_invariant_calls(tree, earlier)]
     c._hoisted.update(found)
     c._listing_slots.update(slot for _k, slot in found)
-    return [k for k, _slot in found]
+    kept = {id(n): (sc.new_slot(f"@keyed{id(n)}"), i)
+            for n, i in listing_keyed_calls(tree, earlier) if id(n) not in c._hoisted}
+    c._keyed.update(kept)
+    return [k for k, _slot in found] + list(kept)
 
 
 def unhoist(c: Any, keys: list[int]) -> None:
-    """Forget the slots ``hoist_inlined`` gave: the function's tree is shared, and compiled
-    elsewhere it is not in that comprehension."""
+    """Forget the slots ``hoist_inlined`` (or ``hoist_listing``) gave: the function's tree is
+    shared, and compiled elsewhere it is not in that comprehension (or listing)."""
     for key in keys:
         c._hoisted.pop(key, None)
+        c._keyed.pop(key, None)
+
+
+# ---- a later argument's calls that vary by one value: once per value in a listing ---------
+# ``take: combinations(widow, size(give))`` is worked out for each ``give`` (seven), but its
+# value depends on ``give`` only through ``size(give)`` (three values): a call all of whose
+# arguments but one name nothing that varies in the listing is kept in a dict per listing,
+# keyed by that argument's value where it is a number or a text (exactly: ``1.0`` and
+# ``True`` are other keys than ``1``), and charged again when reused (as ``Held``).
+
+
+def listing_keyed_calls(tree: N.Node, earlier: list[str]) -> list[tuple[N.Call, int]]:
+    """The outermost calls (with their varying argument's index) in a later argument's
+    options with exactly one positional argument that names an argument before it or a name
+    bound inside the tree, no named argument, and that draw nothing. Not inside a lambda
+    (which may be compiled with a frame of its own)."""
+    out: list[tuple[N.Call, int]] = []
+
+    def walk(n: N.Node, bound: frozenset[str]) -> None:
+        if isinstance(n, N.Call) and not n.kwargs and n.func != "super" \
+                and n.func not in DRAWS:
+            vary = [i for i, a in enumerate(n.args) if _free(a) & bound]
+            if len(vary) == 1:
+                out.append((n, vary[0]))
+                return
+        if isinstance(n, N.Lambda):
+            return
+        if isinstance(n, N.Comprehension):
+            inner = bound
+            for var, it, cond in n.clauses:
+                walk(it, inner)
+                inner = inner | {var}
+                if cond is not None:
+                    walk(cond, inner)
+            walk(n.elt, inner)
+        elif isinstance(n, N.Let):
+            walk(n.value, bound)
+            walk(n.body, bound | {n.name})
+        else:
+            for ch in N.children(n):
+                walk(ch, bound)
+
+    walk(tree, frozenset(earlier))
+    return out
+
+
+def keyed(F: list, m: int, i: int, fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, kept in the listing's dict in slot ``m`` of the action's frame (None
+    when the listing starts) by the value of argument ``i``; reused, its work charged again,
+    so that the step's work is what making it again would be."""
+    key = args[i]
+    if type(key) is not int and type(key) is not str:
+        return fn(*args)
+    memo = F[m]
+    if memo is None:
+        memo = F[m] = {}
+    h = memo.get(key)
+    if h is not None:
+        WORK[0] -= h.cost
+        if WORK[0] < 0:
+            out_of_work()
+        return h.v
+    w0 = WORK[0]
+    v = fn(*args)
+    memo[key] = Held(v, w0 - WORK[0])
+    return v
 
 
 # ---- a phase's listing: calls of an action's when that no argument changes ----------------
