@@ -25,6 +25,7 @@ from .hoist import (
     UNSET,
     Held,
     held,
+    held_again,
     hoist_inlined,
     hold,
     invariant_calls,
@@ -363,13 +364,25 @@ class Calls:
         if uf.effect and not getattr(self, "_in_stmt", False):
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
-        inlined = self._inline(uf, argfs, sc, [t for _f, t in compiled], n)
-        if inlined is not None:
-            return inlined, uf.ret
-        if self.functions_final and uf.fn is not None:
-            return self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {}), uf.ret
-        # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
-        return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
+        out = self._inline(uf, argfs, sc, [t for _f, t in compiled], n)
+        if out is None and self.functions_final and uf.fn is not None:
+            out = self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {})
+        elif out is None:
+            # uf.fn is looked up at each call: installed (and maybe memoised) after compiling
+            out = self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {})
+        share = self._share
+        key = share.key(uf.name, argfs, out) if share is not None and not uf.effect else None
+        if key is None:
+            return out, uf.ret
+        if key not in share.wrap:  # counting (hoist.SharedCalls)
+            share.seen[key] = share.seen.get(key, 0) + 1
+            return out, uf.ret
+        j = share.index.setdefault(key, len(share.index))
+        kept = self.k(share.store)
+        # kept as (work left before, value, work left after): no call to make it
+        return self.gen(f"({self.k(held_again)}({kept}[{j}]) if {kept}[{j}] is not None else "
+                        f"({kept}.__setitem__({j}, (WORK[0], {{0}}, WORK[0])) or "
+                        f"{kept}[{j}][1]))", out), uf.ret
 
     def _inline(self, uf: UserFn, argfs: list[Fn], sc: Scope,
                 types: list[str] | None = None, node: N.Call | None = None) -> Src | None:

@@ -87,6 +87,7 @@ class Compiler(Calls, Statements, Operators):
         # calls of a later argument kept per value of one argument (hoist.keyed): id of the
         # call node -> (the frame slot of its dict, the index of that argument)
         self._keyed: dict[int, tuple[int, int]] = {}
+        self._share: Any = None  # the whens of a phase being compiled: hoist.SharedCalls
         self._hoists_used: set[int] = set()  # the slots hoisted code was given
 
     def gen(self, fmt: str, *kids: Any) -> Src:

@@ -24,6 +24,7 @@ from . import nodes as N
 from .builtins import BUILTINS
 from .codegen import Src
 from .runtime import WORK, out_of_work
+from .scope import ALIASED
 
 # calls as cheap as reading their slot: not worth holding for a listing
 CHEAP_CALLS = frozenset({"size"})
@@ -304,6 +305,15 @@ def held(h: Held) -> Any:
     return h.v
 
 
+def held_again(t: tuple) -> Any:
+    """A call kept as (work left before it, its value, work left after) reached again: its
+    work charged as making it again would (``SharedCalls``)."""
+    WORK[0] -= t[0] - t[2]
+    if WORK[0] < 0:
+        out_of_work()
+    return t[1]
+
+
 # a loop, or work charged, in generated source
 _LOOPS = re.compile(r"\b(?:WORK|for|lambda)\b")
 
@@ -358,3 +368,39 @@ def variant_params(call: N.Call, params: tuple[str, ...], where: frozenset[str])
     (``where``: those where the call stands)."""
     return {p for p, a in zip(params, call.args) if _free(a) & where} | \
         set(params[len(call.args):])
+
+
+# ---- a phase's listing: the same rules-function call in several actions' whens ------------
+# ``double: when: can_double(me)`` and ``split: when: can_split(me)`` both work out ``now(me)``
+# and ``staked(me)`` (inlined into them): a listing changes nothing, so a call of a rules
+# function whose arguments read only what no listing changes (``me``, a constant:
+# ``scope.ALIASED``) has one value in it. Such a call made by the whens of two actions without
+# arguments is kept in the phase's list (``SharedCalls.store``, emptied as each listing
+# starts) as ``Held``, its work charged again where it is reused.
+
+
+class SharedCalls:
+    """The rules-function calls the whens of one phase make (see above): counted while the
+    whens are compiled (``wrap`` empty), then those made twice or more (``wrap``) compiled
+    again to be kept in ``store``."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple, int] = {}
+        self.wrap: set[tuple] = set()
+        self.index: dict[tuple, int] = {}
+        self.store: list = []
+
+    def key(self, name: str, argfs: list[Any], src: Any) -> tuple | None:
+        """The call's key: its function and its arguments' source; None where an argument
+        may differ from action to action, or where reading it again costs less than keeping
+        it (``plain_src``)."""
+        if not isinstance(src, Src) or plain_src(src.src):
+            return None
+        args = [f.src if isinstance(f, Src) else "" for f in argfs]
+        if not all(ALIASED.fullmatch(a) for a in args):
+            return None
+        return (name, *args)
+
+    def repeated(self) -> None:
+        """Keep the calls seen twice or more (the whens compiled once, counting)."""
+        self.wrap = {k for k, n in self.seen.items() if n > 1}
