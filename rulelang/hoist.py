@@ -185,10 +185,10 @@ def hoist_listing(c: Any, tree: N.Node, earlier: list[str], sc: Any) -> list[int
     """Before a later argument's options are compiled (buildphase.py): give its calls that
     name none of the arguments before it (``listing_invariant_calls``) slots of the action's
     frame, made the first time they are reached in one listing, and those that vary by one
-    argument (``listing_keyed_calls``) a slot for their dict of values. Such a slot is unset while
-    None (``c._listing_slots``), as every frame the engine makes for an action starts as
-    None: a result that is None is simply made again. The keys to drop once it is compiled
-    (``unhoist``)."""
+    argument (``listing_keyed_calls``) a slot for their dict of values. Such a slot is unset
+    while None (``c._listing_slots``), as every frame the engine makes for an action starts
+    as None: a result that is None is simply made again. The keys to drop once it is
+    compiled (``unhoist``)."""
     found = [(id(n), sc.new_slot(f"@listed{id(n)}"))
              for n in listing_invariant_calls(tree, earlier)]
     c._hoisted.update(found)
@@ -208,7 +208,7 @@ def unhoist(c: Any, keys: list[int]) -> None:
 
 
 # ---- a later argument's calls that vary by one value: once per value in a listing ---------
-# ``take: combinations(widow, size(give))`` is worked out for each ``give`` (seven), but its
+# ``take: combinations(pile, size(give))`` is worked out for each ``give`` (seven), but its
 # value depends on ``give`` only through ``size(give)`` (three values): a call all of whose
 # arguments but one name nothing that varies in the listing is kept in a dict per listing,
 # keyed by that argument's value where it is a number or a text (exactly: ``1.0`` and
@@ -371,12 +371,12 @@ def variant_params(call: N.Call, params: tuple[str, ...], where: frozenset[str])
 
 
 # ---- a phase's listing: the same rules-function call in several actions' whens ------------
-# ``double: when: can_double(me)`` and ``split: when: can_split(me)`` both work out ``now(me)``
-# and ``staked(me)`` (inlined into them): a listing changes nothing, so a call of a rules
-# function whose arguments read only what no listing changes (``me``, a constant:
-# ``scope.ALIASED``) has one value in it. Such a call made by the whens of two actions without
-# arguments is kept in the phase's list (``SharedCalls.store``, emptied as each listing
-# starts) as ``Held``, its work charged again where it is reused.
+# ``when: can_raise(me)`` and ``when: can_call(me)`` of two actions both work out ``due(me)``
+# (inlined into them): a listing changes nothing, so a call of a rules function whose
+# arguments read only what no listing changes (``me``, a constant: ``scope.ALIASED``) has one
+# value in it. Such a call made by the whens of two actions without arguments is kept in the
+# phase's list (``SharedCalls.store``, emptied as each listing starts) as (work left before,
+# value, work left after), its work charged again where it is reused (``held_again``).
 
 
 class SharedCalls:
