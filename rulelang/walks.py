@@ -8,7 +8,6 @@ walk a value whose size is bounded by the caller's limit.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain
 from typing import Any
 
 from .errors import RuntimeRulesError
@@ -24,14 +23,6 @@ def _items_inside(xs: list, limit: int, message: str) -> int:
     if list not in map(type, xs):  # the common case: no lists inside (one C-level scan)
         return n
     inner = [x for x in xs if type(x) is list]
-    # the next most common: lists of plain values (a hand's combinations), counted in C
-    # scans; only lists deeper than that take the walk below, from the start
-    n += sum(map(len, inner))
-    if n > limit:
-        raise RuntimeRulesError(message)
-    if list not in map(type, chain.from_iterable(inner)):
-        return n
-    n = len(xs)
     while inner:
         x = inner.pop()
         n += len(x)
