@@ -22,14 +22,9 @@ This module is imported with the package and never imports Cython: the package n
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
-import json
 import os
 import sys
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +51,8 @@ def compiled_files() -> dict[str, list[Path]]:
 
 
 def digest(name: str) -> str:
+    import hashlib  # only when something is compiled: the package's import stays light
+
     return hashlib.sha256((PACKAGE / f"{name}.py").read_bytes()).hexdigest()
 
 
@@ -65,14 +62,17 @@ def accelerated() -> list[str]:
     for name in sorted(compiled_files()):
         mod = sys.modules.get(f"{__package__}.{name}")
         if mod is None:  # not imported yet: import it to see which file Python chose
+            import importlib
+
             mod = importlib.import_module(f"{__package__}.{name}")
         if not str(getattr(mod, "__file__", "")).endswith(".py"):
             out.append(name)
     return out
 
 
-class _SourceFirst(importlib.abc.MetaPathFinder):
-    """Loads the ``.py`` of the named modules even though a compiled one lies next to it."""
+class _SourceFirst:
+    """Loads the ``.py`` of the named modules even though a compiled one lies next to it (a
+    meta path finder: ``find_spec`` is all the import system asks of one)."""
 
     def __init__(self, names: set[str]) -> None:
         self.names = names
@@ -81,6 +81,8 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
         pkg, _, name = fullname.rpartition(".")
         if pkg != __package__ or name not in self.names:
             return None
+        import importlib.util
+
         return importlib.util.spec_from_file_location(fullname, PACKAGE / f"{name}.py")
 
 
@@ -95,6 +97,9 @@ def guard() -> None:
         sys.meta_path.insert(0, _SourceFirst(names))
         if pure in ("1", "all"):
             return
+    import json
+    import warnings
+
     try:
         built = json.loads(MANIFEST.read_text(encoding="utf-8"))
     except (OSError, ValueError):

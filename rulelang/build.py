@@ -298,10 +298,12 @@ class Builder:
         c = Compiler(sym)
         self.errors.extend(option_values(c, doc, values, sym, self.parse))
 
+        first: dict[int, tuple[int, int]] = {}  # a procedure's pieces of generated source
         for uf, body, bspan, effect in bodies:
             sc = Scope(uf.params, fn=uf)
             c.touch = False
             if effect:
+                first[id(uf)] = (len(c.cg.sources), 0)
                 fn = self.effects(c, body, bspan, sc)
             else:
                 tree = self.parse(body, "expr", bspan)
@@ -313,8 +315,36 @@ class Builder:
             uf.nslots = sc.n
             uf.pure = not effect and not c.touch
             install(uf, fn, c.cg)
+            if effect:
+                first[id(uf)] = (first[id(uf)][0], len(c.cg.sources))
         memoize_pure(functions, sym)
         c.functions_final = True
+        if not self.errors and not c.errors:
+            # the procedures again, now that the functions they call can be inlined into
+            # them as into steps (the table's small helpers: no call per seat looked at)
+            # (what it found the first time is not reported again; where it would find
+            # something new, the first compile is kept)
+            c.procedures_final = False  # meanwhile a procedure calls another by its .fn
+            seen = len(c.warnings)
+            for uf, body, bspan, effect in bodies:
+                if effect:
+                    sc = Scope(uf.params, fn=uf)
+                    at = len(c.cg.sources)
+                    fn = self.effects(c, body, bspan, sc)
+                    if self.errors or c.errors:
+                        self.errors.clear()
+                        c.errors.clear()
+                        continue
+                    uf.nslots = sc.n
+                    install(uf, fn, c.cg)
+                    # the dump shows the code that runs: the first compile's pieces (kept in
+                    # their places, which tracebacks name by number) point to the second's
+                    lo, hi = first.get(id(uf), (0, 0))
+                    for i in range(lo, hi):
+                        c.cg.sources[i] = (f"# compiled again below (#{at + 1} on)",
+                                           c.cg.sources[i][1])
+            del c.warnings[seen:]
+            c.procedures_final = True
 
         copies: Unit | int = copies_raw if isinstance(copies_raw, int) else 1
         tree = None if isinstance(copies_raw, int) else \

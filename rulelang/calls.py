@@ -57,6 +57,8 @@ from .scope import (
     slot_of,
 )
 
+MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
+
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
 FN_KWARGS = frozenset({"key", "suit"})
 
@@ -227,6 +229,14 @@ class Calls:
         saved = dict(sc.slots), dict(sc.types)
         var, it, cond = comp.clauses[0]
         span = self.k(comp.span)
+        if (cond is None and isinstance(it, N.ListLit) and 0 < len(it.items) <= MAX_UNROLLED
+                and all(isinstance(x, N.Const) and type(x.value) is int and
+                        0 <= x.value < 10**15 for x in it.items)
+                and not invariant_calls(comp)):
+            try:
+                return self._any_all_unrolled(name, comp, sc, span)
+            finally:
+                sc.slots, sc.types = saved
         itf, itt, seats = self._loop(it, sc, span)
         slot = sc.new_slot(var, elem_of(itt))
         if seats:
@@ -255,6 +265,27 @@ class Calls:
         out = self._localized(out, [slot])  # the generator's variable a local of its own
         out.parts = (name, slot, itf, condf, elt, span, resets)
         return out, "bool"
+
+    def _any_all_unrolled(self, name: str, comp: N.Comprehension, sc: Scope,
+                          span: str) -> tuple[Fn, str]:
+        """any/all over a few whole numbers written out (``all(h - i in vs for i in [1, 2,
+        3, 4])``): the test once per number with the number in place, joined by ``or`` so that
+        it stops where the generator would; the list's items charged first, as ``_work``
+        charges them when the generator is made. No generator and no list per call."""
+        var, it, _cond = comp.clauses[0]
+        slot = sc.new_slot(var, "int")
+        tests = []
+        for x in it.items:  # type: ignore[attr-defined]
+            sc.alias[slot] = repr(x.value)
+            tests.append(self.expr(comp.elt, sc)[0])
+        sc.alias.pop(slot, None)
+        n = len(tests)
+        if name == "all":  # false at the first false test
+            chain_src = "not (" + " or ".join(f"not ({{{i}}})" for i in range(n)) + ")"
+        else:  # true at the first true one
+            chain_src = "not not (" + " or ".join(f"({{{i}}})" for i in range(n)) + ")"
+        return self.gen(f"((WORK.__setitem__(0, WORK[0] - {n}) or WORK[0] >= 0 or "
+                        f"_out_of_work({span})) and {chain_src})", *tests), "bool"
 
     def _zone_arg(self, node: N.Node, sc: Scope) -> tuple[Fn, bool]:
         """A zone argument of an effect: (closure giving the zone id, whether it is per player
@@ -365,7 +396,8 @@ class Calls:
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
         out = self._inline(uf, argfs, sc, [t for _f, t in compiled], n)
-        if out is None and self.functions_final and uf.fn is not None:
+        if out is None and self.functions_final and uf.fn is not None and (
+                not uf.effect or getattr(self, "procedures_final", True)):
             out = self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {})
         elif out is None:
             # uf.fn is looked up at each call: installed (and maybe memoised) after compiling

@@ -11,6 +11,7 @@ Expressions nested too deeply for Python's own parser are compiled apart and cal
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -27,6 +28,14 @@ from .limits import (
     MEMO_RESULT_ITEMS,
 )
 from .runtime import NO_FRAME, PY_ERRORS, WORK, as_rules_error, out_of_work
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(text: str, where: str, mode: str) -> Any:
+    """Python's code object of a piece of generated source, remembered: the same game loaded
+    again (other options, another scenario, another test) writes the same source, and a code
+    object is immutable — running it in a game's own namespace makes that game's functions."""
+    return compile(text, where, mode)
 
 
 class Namespace:
@@ -63,7 +72,7 @@ class Namespace:
     def lam(self, src: str, span: Any = None) -> Any:
         """Compile ``lambda S, F: src`` (src is generated; see the module docstring)."""
         text = f"lambda S, F: {src}"
-        return eval(compile(text, self._record(text, span), "eval"), self.ns)
+        return eval(_compiled(text, self._record(text, span), "eval"), self.ns)
 
     def _record(self, text: str, span: Any) -> str:
         """Keep ``text`` for the dump; the file name its code objects carry, which names the
@@ -103,7 +112,7 @@ class Namespace:
         rules text it was made from."""
         local: dict[str, Any] = {}
         text = "\n".join(lines)
-        exec(compile(text, self._record(text, span), "exec"), self.ns, local)
+        exec(_compiled(text, self._record(text, span), "exec"), self.ns, local)
         return local[name]
 
     def define_later(self, name: str, lines: list[str], span: Any = None) -> Any:
@@ -115,7 +124,7 @@ class Namespace:
 
         def make() -> Any:
             local: dict[str, Any] = {}
-            exec(compile(text, where, "exec"), self.ns, local)
+            exec(_compiled(text, where, "exec"), self.ns, local)
             return local[name]
         return make
 
@@ -456,8 +465,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                 *("    " + line for line in head[1:] if "t = type" not in line)]
         head[1] = "        n = len(a0)"
         at = head.index("            key = " + key)
-        head[at:at + 1] = (["            sum(a0)", "            key = tuple(sorted(a0))"]
-                           if free1 else ["            key = tuple(a0)"])
+        head[at:at + 1] = (["            sum(a0)", f"            key = tuple(sorted({items[0]}))"]
+                           if free1 else [f"            key = tuple({items[0]})"])
         if free1 and weights and MEMO_KEY_ITEMS < 512:
             # (MARK, sum): no list's sorted key holds MARK, nor is any argument one
             at = head.index("        try:")
@@ -519,5 +528,5 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                           "_kept_items": _kept_items,
                           "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0],
                           "WORK": WORK, "out_of_work": out_of_work}
-    exec(compile(src, "<rules memo>", "exec"), ns)
+    exec(_compiled(src, "<rules memo>", "exec"), ns)
     return ns["_m"]

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import nodes as N
 from .builtins import charged, nested
-from .calls import Calls
+from .calls import Calls, _one_call
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
@@ -424,7 +424,9 @@ class Compiler(Calls, Statements, Operators):
             arg = self.expr(it.args[0], sc)[0]
             return self.gen(self.k(work_range) + f"({{0}}, {span})", arg), "list[int]", False
         itf, itt = self.expr(it, sc)
-        seats = isinstance(itf, Src) and itf.src in SEAT_LISTS
+        # (seats_from gives seats of the table only, whatever it is given: it fails otherwise)
+        seats = isinstance(itf, Src) and (itf.src in SEAT_LISTS
+                                          or _one_call(itf.src, "S.fx_seats_from("))
         if seats and itf.src == "list(range(S.n))":
             itf = self.lit("range(S.n)")
         return self.gen(f"_work({{0}}, {span})", itf), itt, seats

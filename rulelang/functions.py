@@ -157,8 +157,8 @@ def _attrs_read(tree: N.Node, param: str, functions: dict[str, UserFn],
     """The card attributes through which alone the cards of the list passed as ``param`` can
     matter (None: they may matter otherwise, as the cards they are): the list is only sized,
     passed on where that holds too (``faces``, whose attributes are added), indexed for an
-    attribute (``cs[0].rank``), or looped over by comprehensions whose variable is only read
-    for its attributes (``c.rank``)."""
+    attribute (``cs[0].rank``), looped over by comprehensions whose variable is only read
+    for its attributes (``c.rank``), or tested (whole or a slice) for a run of any suits."""
     allowed: set[int] = set()
     looped: set[str] = set()
     attrs: set[str] = set()
@@ -172,6 +172,12 @@ def _attrs_read(tree: N.Node, param: str, functions: dict[str, UserFn],
                         return None
                     allowed.add(id(it))
                     looped.add(var)
+        elif isinstance(n, N.Call) and _rank_run_test(n, functions):
+            # is_run(cs, suited: false), is_run(cs[i:], suited: false)
+            a = n.args[0].obj if isinstance(n.args[0], N.Slice) else n.args[0]
+            if isinstance(a, N.Name) and a.id == param:
+                allowed.add(id(a))
+                attrs |= _RUN_ATTRS
         elif isinstance(n, N.Call) and not n.kwargs:
             for i, a in enumerate(n.args):
                 if not (isinstance(a, N.Name) and a.id == param):
@@ -199,6 +205,19 @@ def _attrs_read(tree: N.Node, param: str, functions: dict[str, UserFn],
            if isinstance(n, N.Name) and (n.id == param or n.id in looped)):
         return frozenset(attrs)
     return None
+
+
+# what a run test of cards of any suits reads of a card: its place in the run (melds.py's
+# ``positions``: the rank, or the order of a deck of its own)
+_RUN_ATTRS = frozenset({"rank", "order"})
+
+
+def _rank_run_test(n: N.Call, functions: dict[str, UserFn]) -> bool:
+    """Whether ``n`` is ``is_run(cards, suited: false)`` (the built-in), which reads nothing
+    of its cards but their places in a run (``_RUN_ATTRS``)."""
+    return (n.func == "is_run" and n.func not in functions and len(n.args) == 1
+            and any(k == "suited" and isinstance(v, N.Const) and v.value is False
+                    for k, v in n.kwargs))
 
 
 def faces_only(functions: dict[str, UserFn]) -> dict[str, list[frozenset[str] | None]]:

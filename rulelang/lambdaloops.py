@@ -20,6 +20,7 @@ from typing import Any
 
 from . import nodes as N
 from .builtins import Builtin, compared, grouped, items_of
+from .subsets import subset_count
 
 # the built-ins written as comprehensions when given a lambda
 LOOPED = frozenset({"count", "filter", "sort", "group_by", "lowest", "highest", "any", "all"})
@@ -30,6 +31,12 @@ def sorted_by(xs: list, keys: list) -> list:
     keys in the same order (so keys that cannot be compared fail alike)."""
     compared(keys, len(keys).bit_length())
     return [xs[i] for i in sorted(range(len(xs)), key=keys.__getitem__)]
+
+
+def sorted_by_desc(xs: list, keys: list) -> list:
+    """``sort(xs, f, desc: true)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins._sort``)."""
+    compared(keys, len(keys).bit_length())
+    return [xs[i] for i in sorted(range(len(xs)), key=keys.__getitem__, reverse=True)]
 
 
 def grouped_by(xs: list, keys: list) -> list:
@@ -61,16 +68,20 @@ BY = {"sort": sorted_by, "group_by": grouped_by, "lowest": lowest_by, "highest":
 def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
                 result_type: Any) -> tuple[Any, str] | None:
     """``n`` (a call of a built-in in ``LOOPED``) as a comprehension, or None when it is not
-    given a written-out lambda or takes keyword arguments (sort's ``desc:``). ``c`` is the
-    compiler (``compile.Compiler``, which imports this module), ``sc`` its scope."""
-    if len(n.args) != 2 or not isinstance(n.args[1], N.Lambda) or n.kwargs:
+    given a written-out lambda or takes keyword arguments (but sort's ``desc:`` written out as
+    true or false). ``c`` is the compiler (``compile.Compiler``, which imports this module),
+    ``sc`` its scope."""
+    desc = _written_desc(n) if b.name == "sort" else None
+    if len(n.args) != 2 or not isinstance(n.args[1], N.Lambda) or (n.kwargs and desc is None):
         return None
     xs_node, lam = n.args
+    if b.name == "count" and (subsets := subset_count(c, n, sc, result_type)) is not None:
+        return subsets
     xsf, xst = c.expr(xs_node, sc)
     c._check_kind(b, "l", xs_node, xst)
     # the loop variable is an item of the list (as a comprehension's is)
     item = xst[5:-1] if xst.startswith("list[") and xst.endswith("]") else "any"
-    if b.name in ("any", "all"):
+    if b.name in ("any", "all") or desc is not None:
         # untyped, as the built-in's lambda was: what its comparisons charge stays the same
         item = "any"
     saved = dict(sc.slots), dict(sc.types)
@@ -95,6 +106,15 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
         return c._localized(c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]",
                                   xsf, body), [slot]), ret
     keys = c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
-    by = c.k(BY[b.name])
+    by = c.k(sorted_by_desc if desc else BY[b.name])
     return c.gen(f"(F.__setitem__({held}, {seq}({{0}})) or {by}(F[{held}], {{1}}))",
                  xsf, keys), ret
+
+
+def _written_desc(n: N.Call) -> bool | None:
+    """A sort's ``desc:`` when it is its only keyword and written out as true or false (a
+    constant: nothing to evaluate, no order of evaluation to keep); None otherwise."""
+    if len(n.kwargs) != 1 or n.kwargs[0][0] != "desc":
+        return None
+    v = n.kwargs[0][1]
+    return v.value if isinstance(v, N.Const) and type(v.value) is bool else None

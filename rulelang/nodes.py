@@ -15,22 +15,31 @@ from .errors import Span
 
 @dataclass(frozen=True, **SLOTS)
 class Node:
+    """Every node: where its text starts in the YAML file (not compared: equal trees written
+    in two places are equal)."""
+
     span: Span = field(compare=False, repr=False)
 
 
 # ---------- expressions ----------
 @dataclass(frozen=True, **SLOTS)
 class Const(Node):
+    """A number, text, ``true``/``false`` or ``none`` written as it is."""
+
     value: object
 
 
 @dataclass(frozen=True, **SLOTS)
 class Name(Node):
+    """A name: a variable, a counter, a global, a zone, ``me``, ``opt`` ..."""
+
     id: str
 
 
 @dataclass(frozen=True, **SLOTS)
 class Attr(Node):
+    """``obj.name``: a card's attribute, a record's field, an option (``opt.lives``)."""
+
     obj: Node
     name: str
     name_span: Span | None = field(default=None, compare=False, repr=False)
@@ -38,12 +47,16 @@ class Attr(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class Index(Node):
+    """``obj[index]``: a per-seat value, an item of a list, a record's field by name."""
+
     obj: Node
     index: Node
 
 
 @dataclass(frozen=True, **SLOTS)
 class Slice(Node):
+    """``obj[lo:hi]`` (either bound may be left out)."""
+
     obj: Node
     lo: Node | None
     hi: Node | None
@@ -51,6 +64,8 @@ class Slice(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class ListLit(Node):
+    """``[a, b, c]``."""
+
     items: tuple[Node, ...]
 
 
@@ -70,12 +85,17 @@ class Comprehension(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class Lambda(Node):
+    """``x -> body``: a one-argument function passed to a built-in
+    (``count(hand, c -> c.rank == 'A')``)."""
+
     param: str
     body: Node
 
 
 @dataclass(frozen=True, **SLOTS)
 class Call(Node):
+    """``func(args, name: value)``: a built-in or a rules function."""
+
     func: str
     args: tuple[Node, ...]
     kwargs: tuple[tuple[str, Node], ...] = ()
@@ -83,6 +103,8 @@ class Call(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class BinOp(Node):
+    """``left op right`` for ``+ - * / // %``."""
+
     op: str
     left: Node
     right: Node
@@ -90,28 +112,38 @@ class BinOp(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class Compare(Node):
+    """``a < b <= c``: a chain of comparisons (``==``, ``!=``, ``<``, ``in`` ...)."""
+
     ops: tuple[str, ...]
     operands: tuple[Node, ...]
 
 
 @dataclass(frozen=True, **SLOTS)
 class BoolOp(Node):
+    """``a and b and c`` / ``a or b``."""
+
     op: str  # "and" | "or"
     values: tuple[Node, ...]
 
 
 @dataclass(frozen=True, **SLOTS)
 class Not(Node):
+    """``not operand``."""
+
     operand: Node
 
 
 @dataclass(frozen=True, **SLOTS)
 class Neg(Node):
+    """``-operand``."""
+
     operand: Node
 
 
 @dataclass(frozen=True, **SLOTS)
 class IfExpr(Node):
+    """``if cond then a else b``."""
+
     cond: Node
     then: Node
     orelse: Node
@@ -119,6 +151,8 @@ class IfExpr(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class Let(Node):
+    """``let name = value; body``."""
+
     name: str
     value: Node
     body: Node
@@ -127,6 +161,8 @@ class Let(Node):
 # ---------- statements ----------
 @dataclass(frozen=True, **SLOTS)
 class Assign(Node):
+    """``name = value``, ``name[index] += value``, ``name[index].field = value`` ..."""
+
     name: str
     index: Node | None
     op: str  # "=" or "+=", "-=", "*=", "//="
@@ -138,12 +174,16 @@ class Assign(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class If(Node):
+    """``if``/``elif``/``else`` blocks of statements."""
+
     branches: tuple[tuple[Node, tuple[Node, ...]], ...]
     orelse: tuple[Node, ...]
 
 
 @dataclass(frozen=True, **SLOTS)
 class For(Node):
+    """``for var in iter:`` a block of statements."""
+
     var: str
     iter: Node
     body: tuple[Node, ...]
@@ -151,18 +191,22 @@ class For(Node):
 
 @dataclass(frozen=True, **SLOTS)
 class While(Node):
+    """``while cond:`` a block of statements (each pass is charged as work)."""
+
     cond: Node
     body: tuple[Node, ...]
 
 
 @dataclass(frozen=True, **SLOTS)
 class ExprStmt(Node):
+    """A call as a statement: an effect (``move(c, discard)``) or a procedure."""
+
     call: Call
 
 
 @dataclass(frozen=True, **SLOTS)
 class Pass(Node):
-    pass
+    """``pass``: nothing."""
 
 
 def children(node: Node) -> list[Node]:

@@ -19,6 +19,7 @@ from typing import Any
 from . import nodes as N
 from .builtins import SHORT_TEXT, ch, charged, contains
 from .codegen import Src
+from .limits import MAX_NUMBER
 from .scope import (
     CMP_OPS,
     Fn,
@@ -143,6 +144,8 @@ class Operators:
                 return self.gen(self.k(add_values) + "({0}, {1})", a, b), t
             return self.gen("({0} + {1})", a, b), t
         if op == "*":
+            if _sized_times_constant(n, a, b, self.sym.functions):
+                return self.gen("({0} * {1})", a, b), t
             fmt = mul_by_constant(a, b, self.k(mul_values))
             return self.gen(fmt or self.k(mul_values) + "({0}, {1})", a, b), t
         if op in ("-", "/", "//", "%"):
@@ -213,3 +216,16 @@ def _kept(op: str, fs: list[Fn]) -> list[Fn]:
         elif i == len(fs) - 1:
             out.append(f)
     return out
+
+
+def _sized_times_constant(n: N.BinOp, a: Any, b: Any, functions: Any) -> bool:
+    """``size(x) * k`` (either way round) with ``k`` a whole number written out and small
+    enough that the product stays within 10^30 (``MAX_NUMBER``) for any list or text that can
+    be held in memory (under 10^9 items): a plain product, no ``mul_values`` check."""
+    for side, other in ((n.left, b), (n.right, a)):
+        if (isinstance(side, N.Call) and side.func == "size" and "size" not in functions
+                and len(side.args) == 1 and not side.kwargs and isinstance(other, Src)):
+            m = re.fullmatch(r"\(?(-?\d+)\)?", other.src)
+            if m is not None and abs(int(m.group(1))) <= MAX_NUMBER // 10**9:
+                return True
+    return False

@@ -55,6 +55,15 @@ def _parsers() -> Any:
         return lark.Lark(grammar, start=["start_expr", "start_stmts"], **kw)
 
 
+@functools.lru_cache(maxsize=4096)
+def _tree(text: str, start: str) -> Any:
+    """Lark's tree of ``text``, remembered by the text alone: its positions are offsets into
+    the text, so the same text met again (a game loaded with other options, a variant's
+    inherited rules, the dependency passes' second look) is not parsed again. The trees are
+    only read (``_Builder``); a text that does not parse raises each time."""
+    return _parsers().parse(text, start=start)
+
+
 def _span_at(text: str, offset: int, span: Span) -> Span:
     if isinstance(text, YStr):
         return text.pos(offset)
@@ -81,7 +90,7 @@ def parse(text: str, kind: str = "expr", span: Span | None = None) -> N.Node | t
         raise SyntaxErr("expected an expression, found an empty string", base)
     start = "start_expr" if kind == "expr" else "start_stmts"
     try:
-        tree = _parsers().parse(str(text), start=start)
+        tree = _tree(str(text), start)
     except lark.UnexpectedCharacters as exc:
         where = _span_at(text, exc.pos_in_stream, base)
         ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""

@@ -144,12 +144,16 @@ class Statements:
                 # within the numbers a counter holds (runtime.counter): a float that
                 # overflowed is a located error here, not a NaN in the run's statistics
                 value = f"{r}[{p}] {binop} ({v})" if binop is not None else v
+                lines = [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}"]
                 if binop is None and _small_whole(v):  # a written-out number: nothing to check
-                    value = v
+                    lines.append(f"{r}[{p}] = {value}")
                 else:
-                    value = f"_counter({value}, {self.k(name)})"
-                lines = [f"{r} = S.ctr[{sym.counters[name]}]", f"{p} = {idx}",
-                         f"{r}[{p}] = {value}"]
+                    # a whole number within the bounds checked inline (runtime.counter's
+                    # first case), anything else by the call
+                    t = self.cg.temp()
+                    lines += [f"{t} = {value}",
+                              f"{r}[{p}] = {t} if type({t}) is int and -{MAX_NUMBER} <= {t} "
+                              f"<= {MAX_NUMBER} else _counter({t}, {self.k(name)})"]
                 if name in sym.team_counters:  # its teammates' too (teams.py)
                     lines.append(f"S.share({sym.counters[name]}, {p})")
                 return lines

@@ -8,6 +8,7 @@ walk a value whose size is bounded by the caller's limit.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from .errors import RuntimeRulesError
@@ -23,12 +24,16 @@ def _items_inside(xs: list, limit: int, message: str) -> int:
     if list not in map(type, xs):  # the common case: no lists inside (one C-level scan)
         return n
     inner = [x for x in xs if type(x) is list]
+    # one level at a time, each summed and scanned in C (a hand's groups, a list of melds:
+    # lists of cards, where the next level holds no list); a level holds no more lists than
+    # the items counted before it, which stay within ``limit``
     while inner:
-        x = inner.pop()
-        n += len(x)
+        n += sum(map(len, inner))
         if n > limit:
             raise RuntimeRulesError(message)
-        inner.extend([y for y in x if type(y) is list])
+        if list not in map(type, chain.from_iterable(inner)):
+            return n
+        inner = [y for x in inner for y in x if type(y) is list]
     return n
 
 

@@ -46,6 +46,12 @@ functions:
   deep_each(h): '[{deep} for c in h if c.order > 2]'
   low(h): lowest(h, c -> c.order % 4)
   high(h): 'highest(h, c -> (if c.rank == "2" then 1 else c.rank))'
+  # sort's desc: written out (the lambda untyped, as the built-in's); any/all over numbers
+  down(h): 'sort(group_by(h, c -> c.suit), g -> size(g) * 100 + g[0].order, desc: true)'
+  down_clash(h): 'sort(h, c -> (if c.rank == "2" then 1 else c.rank), desc: true)'
+  runs(h): '[c.order for c in h if all((c.order + i) in [d.order for d in h] for i in [1, 2])]'
+  near(h, n): 'any(n - i in [c.order for c in h] for i in [0, 1, 2]) or any(false for i in [1])'
+  truthy(h): 'all(size(h) - i for i in [3, 9]) or any(size(h) - i for i in [9, 9])'
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
   settle: {done: pass}
@@ -68,6 +74,9 @@ CALLS: list[tuple[str, Any]] = [
     ("paired", lambda h: (h,)), ("deep", lambda h: (h,)), ("pairs", lambda h: (h,)),
     ("inner", lambda h: (h,)), ("deep_each", lambda h: (h,)),
     ("low", lambda h: (h,)), ("high", lambda h: (h,)), ("low", lambda h: ([],)),
+    ("down", lambda h: (h,)), ("down_clash", lambda h: (h,)), ("runs", lambda h: (h,)),
+    ("near", lambda h: (h, 5)), ("near", lambda h: (h, 40)), ("truthy", lambda h: (h,)),
+    ("truthy", lambda h: (h[:3],)),
 ]
 
 
@@ -91,6 +100,7 @@ def test_looped_calls_give_what_the_built_ins_give(tmp_path: Path,
     monkeypatch.setattr(calls_mod, "LOOPED", frozenset())
     monkeypatch.setattr(codegen, "LOCALS", False)
     monkeypatch.setattr(operators_mod, "inline_search", lambda f: False)  # charged(xs) calls
+    monkeypatch.setattr(calls_mod, "MAX_UNROLLED", 0)  # any/all over numbers: generators
     called = rulelang.load(str(path))
     assert called.functions["counted"].fn is not src
     errors = 0

@@ -24,6 +24,7 @@ functions:
   best(cs): if size(cs) > 1 and cs[0].suit == cs[1].suit then points(cs) + 1 else points(cs)
   same(cs): any(c == d for c in cs for d in cs if c != d)
   firsts(cs): "[c for c in cs if c.rank == 'A']"
+  led(cs): "if is_run(cs[1:], suited: false) and cs[0].rank != 'K' then size(cs) else 0"
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 3)"]
   settle: {done: pass}
@@ -83,3 +84,27 @@ def test_order_free_through_rules_functions_and_keyed_by_kinds() -> None:
         assert memo(s, list(h)) == want
         assert 10_000 - WORK[0] == used + len(h)
     assert len(cache) == 2
+
+
+def test_a_list_whose_order_matters_is_keyed_by_its_faces_in_order(tmp_path: Path) -> None:
+    """``led(cs)`` reads its cards' ranks and, through a run test of any suits, their places:
+    the same ranks in the same order, of other suits or packs, are one entry; another order
+    is another."""
+    p = tmp_path / "faces.yaml"
+    p.write_text(GAME, encoding="utf-8")
+    game = rulelang.load(str(p))
+    assert faces_only(game.functions)["led"] == [frozenset({"rank", "order"})]
+    memo = game.functions["led"].fn
+    inner, cache = memo.__globals__["inner"], memo.__globals__["cache"]
+    s = game.new_state(None, seed=1, record=False)
+    cache.clear()
+    # (cards by rank, then suit: 0 2S, 1 2H, 4 3S...) 2 3 4, 3 2 4, K 3 4
+    for h, want in (([0, 4, 8], 3), ([1, 5 + 52, 10], 3), ([4, 0, 8], 0),
+                    ([44, 4, 8], 0), ([3, 6, 9], 3)):
+        WORK[0] = LIMIT[0] = 10_000
+        assert inner(s, list(h)) == want
+        used = 10_000 - WORK[0]
+        WORK[0] = LIMIT[0] = 10_000
+        assert memo(s, list(h)) == want
+        assert 10_000 - WORK[0] == used + len(h)
+    assert len(cache) == 3
