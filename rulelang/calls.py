@@ -179,8 +179,9 @@ class Calls:
                 return Src("S.group_count(" + a.src[len("S.group_list("):], self.cg,
                            a.depth + 1), ret
             return self.gen("len({0})", *argfs), ret
-        if b.name == "combinations" and len(argfs) == 2 and is_scalar(elem_of(types[0])):
-            argfs.append(self.lit("True"))  # no list inside: none looked for (builtins.py)
+        if (b.name == "combinations" and len(argfs) == 2 and isinstance(argfs[0], Src)
+                and _one_call(argfs[0].src, "S.zones[", "[]")):
+            argfs.append(self.lit("True"))  # a zone's cards: no list looked for (builtins.py)
         kept = self._keyed.pop(id(n), None) if self._keyed else None
         if kept is not None and not kwfs and is_scalar(types[kept[1]]):  # hoist.keyed
             parts = ", ".join("{" + str(i) + "}" for i in range(len(argfs)))

@@ -47,7 +47,6 @@ from .scope import (
 )
 from .statements import Statements
 from .structured import read_type, record
-from .walks import nested_flat
 
 
 class Compiler(Calls, Statements, Operators):
@@ -409,8 +408,7 @@ class Compiler(Calls, Statements, Operators):
         keeps = (len(n.clauses) == 1 and isinstance(n.elt, N.Name)
                  and n.elt.id == n.clauses[0][0])
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
-            flat = et.startswith("list[") and is_scalar(elem_of(et))  # lists of plain values
-            src = self.k(nested_flat if flat else nested) + "(" + src + ")"
+            src = self.k(nested) + "(" + src + ")"
         return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
 
     def _loop(self, it: N.Node, sc: Scope, span: str) -> tuple[Fn, str, bool]:

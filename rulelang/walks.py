@@ -74,20 +74,3 @@ def nested(xs: list) -> list:
     charge(_items_inside(xs, MAX_COLLECTION, f"a list of more than {MAX_COLLECTION} items, "
                                              "counting the items of the lists inside it"))
     return xs
-
-
-def nested_flat(xs: list) -> list:
-    """``nested(xs)`` where the checker knows each item of ``xs`` is a list of plain values
-    (``[h for k in range(1, 4) for h in combinations(hand[me], k)]``): the same count and
-    charge, without looking for deeper lists (an item that has no length falls back)."""
-    try:
-        n = len(xs) + sum(map(len, xs))
-    except TypeError:
-        return nested(xs)
-    if n > MAX_COLLECTION:
-        raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items, counting the "
-                                "items of the lists inside it")
-    WORK[0] -= n
-    if WORK[0] < 0:
-        out_of_work()
-    return xs
