@@ -108,3 +108,21 @@ def test_a_kept_value_is_keyed_by_a_number_or_a_text_of_its_own_type() -> None:
     keyed(F, 0, 1, f, "x", [1])
     assert made[-1] == [1]  # a list is no key: made again
 
+
+
+def test_combinations_of_a_zone_are_charged_as_nested_charges_them() -> None:
+    from rulelang.runtime import WORK
+    from rulelang.walks import nested, nested_flat
+
+    for xs in ([[1, 2], [3], []], [], [[]], [[1, 2, 3]]):
+        WORK[0] = 1000
+        nested(xs)
+        a = WORK[0]
+        WORK[0] = 1000
+        nested_flat(xs)
+        assert WORK[0] == a == 1000 - len(xs) - sum(map(len, xs))
+    WORK[0] = 1000
+    nested_flat([[1], 5])  # an item with no length: nested() counts it
+    assert WORK[0] == 1000 - 3
+    game = rulelang.load("thirty-one-banking")  # give: combinations of hand[me]
+    assert nested_flat in _consts(game)
