@@ -15,7 +15,7 @@ from .deps import next_targets
 from .errors import Span
 from .flowgen import legal_function
 from .game import UNKNOWN, ActionDef, PhaseDef, card_kind
-from .hoist import hoist_listing, unhoist, when_invariant_calls
+from .hoist import SharedCalls, hoist_listing, unhoist, when_invariant_calls
 from .housecheck import is_house
 from .picks import make_pick, pick_count, pick_text
 from .scope import Scope
@@ -33,6 +33,8 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
     adoc = (p or {}).get("actions") or YMap()
     # what proving an argument's options distinct may look into (argopts.py)
     known = Known(c.sym.functions, {"rank": c.sym.card_rank, "suit": c.sym.card_suit})
+    share = SharedCalls()  # calls the whens of actions without arguments make alike
+    again: list[tuple[int, Any, Scope]] = []
     for aname, a in adoc.items():
         aspan = adoc.key_span(aname)
         a = a or YMap()
@@ -81,11 +83,16 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
                 calls, scopes = when_invariant_calls(tree, {arg[0] for arg in args})
                 c._held.update((id(k), sc.new_slot(f"@held{id(k)}")) for k in calls)
                 c._held_scopes.update(scopes)
+            c._share = share if not args and tree is not None else None
+            seen = sum(share.seen.values())
             try:
                 when_src = c.expr(tree, sc)[0] if tree is not None else None
             finally:
                 c._held.clear()
                 c._held_scopes.clear()
+                c._share = None
+            if sum(share.seen.values()) > seen:  # (only where c._share was set)
+                again.append((len(actions), tree, sc))
             when = fn_of(when_src) if when_src is not None else None
         do = b.effects(c, a.get("do"), a.span_of("do"), sc) if "do" in a else None
         nxt = const = next_tree = targets = None
@@ -109,9 +116,10 @@ def build_phase(b: Any, c: Compiler, name: str, p: Any, span: Span) -> PhaseDef:
                                  next_targets=targets))
         if count is not None and args:
             make_pick(actions[-1], count, pick[0].span_of("count"), pick[1])  # type: ignore[index]
+    _share_whens(c, share, again, actions)
     ph = PhaseDef(name, actor, enter, actions, 0, span, house=is_house(p))
     if not b.errors and not c.errors:
-        ph.legal = legal_function(c.cg, actions)
+        ph.legal = legal_function(c.cg, actions, share.store)
     return ph
 
 
@@ -119,3 +127,25 @@ def _elem_type(t: str) -> str:
     if t.startswith("list[") and t.endswith("]"):
         return t[5:-1]
     return "any"
+
+
+def _share_whens(c: Compiler, share: SharedCalls, again: list[tuple[int, Any, Scope]],
+                 actions: list[ActionDef]) -> None:
+    """The whens (of actions without arguments) that make a call another makes alike,
+    compiled again for the phase's listing with that call kept once per listing
+    (``hoist.SharedCalls``); the action's own ``when`` stays as first compiled."""
+    share.repeated()
+    if not share.wrap or c.errors:
+        return
+    for i, tree, sc in again:
+        left = c._inline_left  # the budget of inlining is spent once per rules text
+        c._share = share
+        try:
+            src = c.expr(tree, sc)[0]
+        finally:
+            c._share = None
+            c._inline_left = left
+        if not c.errors:
+            actions[i].when_src = src
+            actions[i].nslots = max(actions[i].nslots, sc.n)
+    share.store[:] = [None] * len(share.index)

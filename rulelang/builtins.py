@@ -287,10 +287,11 @@ def grouped(xs: list, keys: list) -> list:
 _COMB = [[math.comb(n, k) for k in range(n + 1)] for n in range(33)]
 
 
-def _combinations(xs: Any, k: int) -> list:
+def _combinations(xs: Any, k: int, plain: bool = False) -> list:
     if type(xs) is list and type(k) is int and 0 <= k <= len(xs) <= 32 \
-            and list not in map(type, xs):
-        # a hand's cards (no lists inside): the walk and the lists made charged in one go
+            and (plain or list not in map(type, xs)):
+        # a hand's cards (no lists inside; ``plain``: a zone's, the compiler knows): the walk
+        # and the lists made charged in one go
         total = _COMB[len(xs)][k]
         if total <= MAX_COLLECTION:
             WORK[0] -= len(xs) + total * (k or 1)

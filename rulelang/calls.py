@@ -25,9 +25,11 @@ from .hoist import (
     UNSET,
     Held,
     held,
+    held_again,
     hoist_inlined,
     hold,
     invariant_calls,
+    keyed,
     plain_src,
     unhoist,
     variant_params,
@@ -43,7 +45,17 @@ from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
 from .operators import NOT_CONST, const_of
 from .runtime import brief
-from .scope import ALIASED, Fn, Scope, UserFn, elem_of, is_local, result_type, slot_of
+from .scope import (
+    ALIASED,
+    Fn,
+    Scope,
+    UserFn,
+    elem_of,
+    is_local,
+    is_scalar,
+    result_type,
+    slot_of,
+)
 
 MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
 
@@ -167,6 +179,14 @@ class Calls:
                 return Src("S.group_count(" + a.src[len("S.group_list("):], self.cg,
                            a.depth + 1), ret
             return self.gen("len({0})", *argfs), ret
+        if (b.name == "combinations" and len(argfs) == 2 and isinstance(argfs[0], Src)
+                and _one_call(argfs[0].src, "S.zones[", "[]")):
+            argfs.append(self.lit("True"))  # a zone's cards: no list looked for (builtins.py)
+        kept = self._keyed.pop(id(n), None) if self._keyed else None
+        if kept is not None and not kwfs and is_scalar(types[kept[1]]):  # hoist.keyed
+            parts = ", ".join("{" + str(i) + "}" for i in range(len(argfs)))
+            return self.gen(f"{self.k(keyed)}(F, {kept[0]}, {kept[1]}, {self.k(impl)}, "
+                            + parts + ")", *argfs), ret
         return self._call_src(self.k(impl), argfs, kwfs), ret
 
     def _call_src(self, func: str, argfs: list[Fn], kwfs: dict[str, Fn]) -> Src:
@@ -376,14 +396,26 @@ class Calls:
         if uf.effect and not getattr(self, "_in_stmt", False):
             self.err(f"'{uf.name}' is a procedure (it changes the game); call it as an effect",
                      n.span)
-        inlined = self._inline(uf, argfs, sc, [t for _f, t in compiled], n)
-        if inlined is not None:
-            return inlined, uf.ret
-        if self.functions_final and uf.fn is not None and (
+        out = self._inline(uf, argfs, sc, [t for _f, t in compiled], n)
+        if out is None and self.functions_final and uf.fn is not None and (
                 not uf.effect or getattr(self, "procedures_final", True)):
-            return self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {}), uf.ret
-        # uf.fn is looked up at each call: it is installed (and maybe memoised) after compiling
-        return self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {}), uf.ret
+            out = self._call_src(self.k(uf.fn), [self.lit("S"), *argfs], {})
+        elif out is None:
+            # uf.fn is looked up at each call: installed (and maybe memoised) after compiling
+            out = self._call_src(self.k(uf) + ".fn", [self.lit("S"), *argfs], {})
+        share = self._share
+        key = share.key(uf.name, argfs, out) if share is not None and not uf.effect else None
+        if key is None:
+            return out, uf.ret
+        if key not in share.wrap:  # counting (hoist.SharedCalls)
+            share.seen[key] = share.seen.get(key, 0) + 1
+            return out, uf.ret
+        j = share.index.setdefault(key, len(share.index))
+        kept = self.k(share.store)
+        # kept as (work left before, value, work left after): no call to make it
+        return self.gen(f"({self.k(held_again)}({kept}[{j}]) if {kept}[{j}] is not None else "
+                        f"({kept}.__setitem__({j}, (WORK[0], {{0}}, WORK[0])) or "
+                        f"{kept}[{j}][1]))", out), uf.ret
 
     def _inline(self, uf: UserFn, argfs: list[Fn], sc: Scope,
                 types: list[str] | None = None, node: N.Call | None = None) -> Src | None:

@@ -47,6 +47,7 @@ from .scope import (
 )
 from .statements import Statements
 from .structured import read_type, record
+from .walks import nested_flat
 
 
 class Compiler(Calls, Statements, Operators):
@@ -83,6 +84,10 @@ class Compiler(Calls, Statements, Operators):
         # in the bodies of functions inlined into it join its own (``hoist_inlined``)
         self._comp_hoists: list[list[tuple[int, int]]] = []
         self._listing_slots: set[int] = set()  # made once per listing: unset while None
+        # calls of a later argument kept per value of one argument (hoist.keyed): id of the
+        # call node -> (the frame slot of its dict, the index of that argument)
+        self._keyed: dict[int, tuple[int, int]] = {}
+        self._share: Any = None  # the whens of a phase being compiled: hoist.SharedCalls
         self._hoists_used: set[int] = set()  # the slots hoisted code was given
 
     def gen(self, fmt: str, *kids: Any) -> Src:
@@ -404,8 +409,20 @@ class Compiler(Calls, Statements, Operators):
         keeps = (len(n.clauses) == 1 and isinstance(n.elt, N.Name)
                  and n.elt.id == n.clauses[0][0])
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
-            src = self.k(nested) + "(" + src + ")"
+            src = self.k(nested_flat if self._zone_subsets(n, sc) else nested) + "(" + src + ")"
         return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+
+    def _zone_subsets(self, n: N.Comprehension, sc: Scope) -> bool:
+        """Whether the comprehension's items are its last variable, which runs over
+        ``combinations(z, k)`` of a zone ``z``: lists of cards, none deeper (walks.nested_flat)."""
+        var, it, _cond = n.clauses[-1]
+        if not (isinstance(n.elt, N.Name) and n.elt.id == var and isinstance(it, N.Call)
+                and it.func == "combinations" and it.func not in self.sym.functions
+                and len(it.args) == 2 and not it.kwargs):
+            return False
+        z = it.args[0]
+        z = z.obj if isinstance(z, N.Index) else z
+        return isinstance(z, N.Name) and z.id in self.sym.zones and z.id not in sc.slots
 
     def _loop(self, it: N.Node, sc: Scope, span: str) -> tuple[Fn, str, bool]:
         """What a comprehension's ``for`` loops over, its work charged (``_work(xs, span)``);

@@ -22,17 +22,20 @@ from .runtime import NO_FRAME
 from .scope import Scope
 
 
-def legal_function(ns: Namespace, actions: list[ActionDef]) -> Fn:
+def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None = None) -> Fn:
     """One generated function that lists a phase's legal (action, arguments) entries in
     order: each action's ``when`` spliced in, one loop per argument. An error (a Python error,
     or a rules error raised where no rules text was known: a seat out of range, the work
     allowance) is located at the ``args:`` entry or the ``when`` being worked out (``_a``
-    indexes their spans), and more than ``S.max_moves`` entries at the action."""
+    indexes their spans), and more than ``S.max_moves`` entries at the action. ``shared``:
+    the calls several whens make alike (``hoist.SharedCalls.store``), emptied first."""
     spans: list[Any] = []
     # the cards counted by a one-argument action's loop (listloop.filter_key: its count's
     # name), which a later action's ``when`` reads for the same ``any`` (_shared_any)
     counts: dict[tuple, str] = {}
     lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
+    if shared:  # each listing starts with none of them made
+        lines.append(f"        {ns.k(shared)}[:] = {ns.k((None,) * len(shared))}")
     for a in actions:
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         when = len(spans)

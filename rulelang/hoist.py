@@ -24,6 +24,7 @@ from . import nodes as N
 from .builtins import BUILTINS
 from .codegen import Src
 from .runtime import WORK, out_of_work
+from .scope import ALIASED
 
 # calls as cheap as reading their slot: not worth holding for a listing
 CHEAP_CALLS = frozenset({"size"})
@@ -183,22 +184,92 @@ def hoist_inlined(c: Any, uf: Any, body: Any) -> list[int]:
 def hoist_listing(c: Any, tree: N.Node, earlier: list[str], sc: Any) -> list[int]:
     """Before a later argument's options are compiled (buildphase.py): give its calls that
     name none of the arguments before it (``listing_invariant_calls``) slots of the action's
-    frame, made the first time they are reached in one listing. Such a slot is unset while
-    None (``c._listing_slots``), as every frame the engine makes for an action starts as
-    None: a result that is None is simply made again. The keys to drop once it is compiled
-    (``unhoist``)."""
+    frame, made the first time they are reached in one listing, and those that vary by one
+    argument (``listing_keyed_calls``) a slot for their dict of values. Such a slot is unset
+    while None (``c._listing_slots``), as every frame the engine makes for an action starts
+    as None: a result that is None is simply made again. The keys to drop once it is
+    compiled (``unhoist``)."""
     found = [(id(n), sc.new_slot(f"@listed{id(n)}"))
              for n in listing_invariant_calls(tree, earlier)]
     c._hoisted.update(found)
     c._listing_slots.update(slot for _k, slot in found)
-    return [k for k, _slot in found]
+    kept = {id(n): (sc.new_slot(f"@keyed{id(n)}"), i)
+            for n, i in listing_keyed_calls(tree, earlier) if id(n) not in c._hoisted}
+    c._keyed.update(kept)
+    return [k for k, _slot in found] + list(kept)
 
 
 def unhoist(c: Any, keys: list[int]) -> None:
-    """Forget the slots ``hoist_inlined`` gave: the function's tree is shared, and compiled
-    elsewhere it is not in that comprehension."""
+    """Forget the slots ``hoist_inlined`` (or ``hoist_listing``) gave: the function's tree is
+    shared, and compiled elsewhere it is not in that comprehension (or listing)."""
     for key in keys:
         c._hoisted.pop(key, None)
+        c._keyed.pop(key, None)
+
+
+# ---- a later argument's calls that vary by one value: once per value in a listing ---------
+# ``take: combinations(pile, size(give))`` is worked out for each ``give`` (seven), but its
+# value depends on ``give`` only through ``size(give)`` (three values): a call all of whose
+# arguments but one name nothing that varies in the listing is kept in a dict per listing,
+# keyed by that argument's value where it is a number or a text (exactly: ``1.0`` and
+# ``True`` are other keys than ``1``), and charged again when reused (as ``Held``).
+
+
+def listing_keyed_calls(tree: N.Node, earlier: list[str]) -> list[tuple[N.Call, int]]:
+    """The outermost calls (with their varying argument's index) in a later argument's
+    options with exactly one positional argument that names an argument before it or a name
+    bound inside the tree, no named argument, and that draw nothing. Not inside a lambda
+    (which may be compiled with a frame of its own)."""
+    out: list[tuple[N.Call, int]] = []
+
+    def walk(n: N.Node, bound: frozenset[str]) -> None:
+        if isinstance(n, N.Call) and not n.kwargs and n.func != "super" \
+                and n.func not in DRAWS:
+            vary = [i for i, a in enumerate(n.args) if _free(a) & bound]
+            if len(vary) == 1:
+                out.append((n, vary[0]))
+                return
+        if isinstance(n, N.Lambda):
+            return
+        if isinstance(n, N.Comprehension):
+            inner = bound
+            for var, it, cond in n.clauses:
+                walk(it, inner)
+                inner = inner | {var}
+                if cond is not None:
+                    walk(cond, inner)
+            walk(n.elt, inner)
+        elif isinstance(n, N.Let):
+            walk(n.value, bound)
+            walk(n.body, bound | {n.name})
+        else:
+            for ch in N.children(n):
+                walk(ch, bound)
+
+    walk(tree, frozenset(earlier))
+    return out
+
+
+def keyed(F: list, m: int, i: int, fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, kept in the listing's dict in slot ``m`` of the action's frame (None
+    when the listing starts) by the value of argument ``i``; reused, its work charged again,
+    so that the step's work is what making it again would be."""
+    key = args[i]
+    if type(key) is not int and type(key) is not str:
+        return fn(*args)
+    memo = F[m]
+    if memo is None:
+        memo = F[m] = {}
+    h = memo.get(key)
+    if h is not None:
+        WORK[0] -= h.cost
+        if WORK[0] < 0:
+            out_of_work()
+        return h.v
+    w0 = WORK[0]
+    v = fn(*args)
+    memo[key] = Held(v, w0 - WORK[0])
+    return v
 
 
 # ---- a phase's listing: calls of an action's when that no argument changes ----------------
@@ -232,6 +303,15 @@ def held(h: Held) -> Any:
     if WORK[0] < 0:
         out_of_work()
     return h.v
+
+
+def held_again(t: tuple) -> Any:
+    """A call kept as (work left before it, its value, work left after) reached again: its
+    work charged as making it again would (``SharedCalls``)."""
+    WORK[0] -= t[0] - t[2]
+    if WORK[0] < 0:
+        out_of_work()
+    return t[1]
 
 
 # a loop, or work charged, in generated source
@@ -288,3 +368,39 @@ def variant_params(call: N.Call, params: tuple[str, ...], where: frozenset[str])
     (``where``: those where the call stands)."""
     return {p for p, a in zip(params, call.args) if _free(a) & where} | \
         set(params[len(call.args):])
+
+
+# ---- a phase's listing: the same rules-function call in several actions' whens ------------
+# ``when: can_raise(me)`` and ``when: can_call(me)`` of two actions both work out ``due(me)``
+# (inlined into them): a listing changes nothing, so a call of a rules function whose
+# arguments read only what no listing changes (``me``, a constant: ``scope.ALIASED``) has one
+# value in it. Such a call made by the whens of two actions without arguments is kept in the
+# phase's list (``SharedCalls.store``, emptied as each listing starts) as (work left before,
+# value, work left after), its work charged again where it is reused (``held_again``).
+
+
+class SharedCalls:
+    """The rules-function calls the whens of one phase make (see above): counted while the
+    whens are compiled (``wrap`` empty), then those made twice or more (``wrap``) compiled
+    again to be kept in ``store``."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple, int] = {}
+        self.wrap: set[tuple] = set()
+        self.index: dict[tuple, int] = {}
+        self.store: list = []
+
+    def key(self, name: str, argfs: list[Any], src: Any) -> tuple | None:
+        """The call's key: its function and its arguments' source; None where an argument
+        may differ from action to action, or where reading it again costs less than keeping
+        it (``plain_src``)."""
+        if not isinstance(src, Src) or plain_src(src.src):
+            return None
+        args = [f.src if isinstance(f, Src) else "" for f in argfs]
+        if not all(ALIASED.fullmatch(a) for a in args):
+            return None
+        return (name, *args)
+
+    def repeated(self) -> None:
+        """Keep the calls seen twice or more (the whens compiled once, counting)."""
+        self.wrap = {k for k, n in self.seen.items() if n > 1}

@@ -74,3 +74,21 @@ def nested(xs: list) -> list:
     charge(_items_inside(xs, MAX_COLLECTION, f"a list of more than {MAX_COLLECTION} items, "
                                              "counting the items of the lists inside it"))
     return xs
+
+
+def nested_flat(xs: list) -> list:
+    """``nested(xs)`` where each item of ``xs`` is a combination of a zone's cards
+    (``[h for k in range(1, 4) for h in combinations(hand[me], k)]``: a zone holds cards only,
+    so no list lies deeper): the same count, charge and error, without looking deeper (an item
+    that has no length falls back)."""
+    try:
+        n = len(xs) + sum(map(len, xs))
+    except TypeError:
+        return nested(xs)
+    if n > MAX_COLLECTION:
+        raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items, counting the "
+                                "items of the lists inside it")
+    WORK[0] -= n
+    if WORK[0] < 0:
+        out_of_work()
+    return xs
