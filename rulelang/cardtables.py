@@ -45,19 +45,29 @@ def _frozen(v: Any) -> Any:
 def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
     """The remembered answers of ``fn`` per card id, shared by every ``fn`` of the same code
     and closure values; None when its closure holds anything but plain values."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
+    try:  # (a rules lambda: a plain function; anything else has no table)
+        code = fn.__code__
+        cells = fn.__closure__
+    except AttributeError:
         return None
-    cells = getattr(fn, "__closure__", 0)
     if cells is None:
         key: Any = code
     elif type(cells) is tuple:
         vals = []
         for cell in cells:
             try:
-                f = _frozen(cell.cell_contents)
+                v = cell.cell_contents
             except ValueError:  # a cell not filled yet
                 return None
+            # _frozen(v), with its commonest case (a short list of texts: ranks) written
+            # out, as this runs on every call of a finder
+            if type(v) is list and len(v) <= _MAX_LIST:
+                for x in v:
+                    if type(x) is not int and not isinstance(x, str):
+                        return None
+                vals.append((list, tuple(v)))
+                continue
+            f = _frozen(v)
             if f is None:
                 return None
             vals.append(f)

@@ -23,7 +23,7 @@ from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
 from .groups import Group
-from .hoist import UNSET, invariant_calls, worth_a_slot
+from .hoist import UNSET, clause_invariant_calls, invariant_calls, worth_a_slot
 from .limits import (
     MAX_INLINE_TOTAL,
 )
@@ -391,7 +391,10 @@ class Compiler(Calls, Statements, Operators):
         parts = []
         span = self.k(n.span)
         slots = []
-        for var, it, cond in n.clauses:
+        # per clause but the last: the calls made once per its item (hoist.py), each with
+        # a slot reset to UNSET as the item is taken (see _clause_resets)
+        per_item: list[list[tuple[int, int]]] = []
+        for j, (var, it, cond) in enumerate(n.clauses):
             itf, itt, seats = self._loop(it, sc, span)
             slot = sc.new_slot(var, elem_of(itt))
             slots.append(slot)
@@ -402,8 +405,19 @@ class Compiler(Calls, Statements, Operators):
             if cond is not None:
                 parts.append(f" if {{{len(kids)}}}")
                 kids.append(self.expr(cond, sc)[0])
+            if j < len(n.clauses) - 1:
+                found = [(id(c), sc.new_slot(f"@hoisted{id(c)}"))
+                         for c in clause_invariant_calls(n, j) if id(c) not in self._hoisted]
+                self._hoists_used.difference_update(s for _k, s in found)  # slots are reused
+                self._hoisted.update(found)
+                per_item.append(found)
+                parts.append(per_item[-1])  # type: ignore[arg-type]  # (filled in below)
         elt, et = self.expr(n.elt, sc)
         kids.append(elt)
+        for found in per_item:
+            for key, _s in found:
+                self._hoisted.pop(key, None)
+        parts = [self._clause_resets(p) if isinstance(p, list) else p for p in parts]
         src = f"[{{{len(kids) - 1}}}" + "".join(parts) + "]"
         # a filter ([x for x in xs if ...]) keeps items of a list that is bounded already
         keeps = (len(n.clauses) == 1 and isinstance(n.elt, N.Name)
@@ -423,6 +437,15 @@ class Compiler(Calls, Statements, Operators):
         z = it.args[0]
         z = z.obj if isinstance(z, N.Index) else z
         return isinstance(z, N.Name) and z.id in self.sym.zones and z.id not in sc.slots
+
+    def _clause_resets(self, found: list[tuple[int, int]]) -> str:
+        """The condition that resets the slots of a clause's per-item calls that were used
+        (``F.__setitem__`` gives None: it always holds); nothing where none was."""
+        used = [s for _k, s in found if s in self._hoists_used]
+        if not used:
+            return ""
+        unset = self.k(UNSET)
+        return " if not (" + " or ".join(f"F.__setitem__({s}, {unset})" for s in used) + ")"
 
     def _loop(self, it: N.Node, sc: Scope, span: str) -> tuple[Fn, str, bool]:
         """What a comprehension's ``for`` loops over, its work charged (``_work(xs, span)``);

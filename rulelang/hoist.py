@@ -72,6 +72,30 @@ def invariant_calls(comp: N.Comprehension) -> list[N.Call]:
     return _outermost(stack, _bound(comp))
 
 
+def clause_invariant_calls(comp: N.Comprehension, j: int) -> list[N.Call]:
+    """The outermost calls in what the comprehension works out once per item of a clause
+    after its clause ``j`` (their conditions, the iterables after clause ``j + 1``'s, the
+    element) that name none of the names bound after clause ``j``: the later clauses'
+    variables and the names bound inside. They have the same value for every item of the
+    later clauses: ``f(a)`` in ``[[a, b] for a in xs for b in ys if f(a) <= f(b)]`` is
+    made once per ``a``. None where a name of clause ``j`` or before is bound again inside
+    (a conservative scope)."""
+    clauses = comp.clauses
+    stack: list[N.Node] = [comp.elt]
+    for i in range(j + 1, len(clauses)):
+        _var, it, cond = clauses[i]
+        if i > j + 1:
+            stack.append(it)
+        if cond is not None:
+            stack.append(cond)
+    bound = {var for var, _it, _cond in clauses[j + 1:]}
+    for part in stack:
+        bound |= _bound(part)
+    if any(var in bound for var, _it, _cond in clauses[:j + 1]):
+        return []
+    return _outermost(stack, bound)
+
+
 def body_invariant_calls(body: N.Node, params: tuple[str, ...] | list[str]) -> list[N.Call]:
     """The outermost calls in the body of a rules function being inlined into a comprehension
     that name none of its parameters nor the names bound inside it: they read only the game,

@@ -288,3 +288,21 @@ def test_a_search_for_a_cards_attribute_checks_what_is_not_a_card(tmp_path: Path
                  "n2(me)")
     with pytest.raises(RuntimeRulesError, match="not a card"):
         game.new_state(4, seed=1, record=False)
+
+
+def test_a_call_naming_only_earlier_loop_variables_is_made_once_per_item_alike(
+        tmp_path: Path) -> None:
+    # `few(a)` in `for a in .. for b in .. if few(a) >= b` is made once per `a` (hoist.py's
+    # clause_invariant_calls): the same pairs; a call never reached (no `b` for `a` = 0) is
+    # still not made, and one reached still raises its error
+    fns = ("  few(x): size([y for y in [1, 2, 3, 4, 5, 6] if y <= 10 // x])\n"
+           "  pairs(p, xs): \"[[a, b] for a in xs for b in (if a == 0 then [] else [3, 4, 5])"
+           " if few(a) >= b]\"\n")
+    game = _game(tmp_path, fns, "size(pairs(me, [1, 2, 0, 3])) == 7")
+    s = game.new_state(4, seed=1, record=False)
+    assert s.is_over()
+    assert game.functions["pairs"].fn(s, 0, [1, 2, 0, 3]) == [[1, 3], [1, 4], [1, 5],
+                                                              [2, 3], [2, 4], [2, 5], [3, 3]]
+    game = _game(tmp_path, fns.replace("if a == 0", "if a == 9"), "size(pairs(me, [1, 0])) > 0")
+    with pytest.raises(RuntimeRulesError, match="division by zero"):
+        game.new_state(4, seed=1, record=False)
