@@ -5,6 +5,7 @@ could matter as the cards they are."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import rulelang
 from rulelang.functions import faces_only
@@ -72,17 +73,12 @@ def test_order_free_through_rules_functions_and_keyed_by_kinds() -> None:
     fns = game.functions
     assert fns["total"].order_free == fns["soft"].order_free == (True,)
     memo = fns["total"].fn
-    inner, cache = memo.__globals__["inner"], memo.__globals__["cache"]
+    cache = memo.__globals__["cache"]
     s = game.new_state(None, seed=1, record=False)
     cache.clear()
     # 2 A 3 (soft 16), then 3 A 2 of other suits and decks, then K 4 A (15)
-    for h, want in (([0, 48, 4], 16), ([5, 49 + 52, 1 + 104], 16), ([44, 8, 51], 15)):
-        WORK[0] = LIMIT[0] = 10_000
-        assert inner(s, list(h)) == want
-        used = 10_000 - WORK[0]
-        WORK[0] = LIMIT[0] = 10_000
-        assert memo(s, list(h)) == want
-        assert 10_000 - WORK[0] == used + len(h)
+    _same_as_computed(memo, s, (([0, 48, 4], 16), ([5, 49 + 52, 1 + 104], 16),
+                                ([44, 8, 51], 15)))
     assert len(cache) == 2
 
 
@@ -95,16 +91,23 @@ def test_a_list_whose_order_matters_is_keyed_by_its_faces_in_order(tmp_path: Pat
     game = rulelang.load(str(p))
     assert faces_only(game.functions)["led"] == [frozenset({"rank", "order"})]
     memo = game.functions["led"].fn
-    inner, cache = memo.__globals__["inner"], memo.__globals__["cache"]
+    cache = memo.__globals__["cache"]
     s = game.new_state(None, seed=1, record=False)
     cache.clear()
     # (cards by rank, then suit: 0 2S, 1 2H, 4 3S...) 2 3 4, 3 2 4, K 3 4
-    for h, want in (([0, 4, 8], 3), ([1, 5 + 52, 10], 3), ([4, 0, 8], 0),
-                    ([44, 4, 8], 0), ([3, 6, 9], 3)):
+    _same_as_computed(memo, s, (([0, 4, 8], 3), ([1, 5 + 52, 10], 3), ([4, 0, 8], 0),
+                                ([44, 4, 8], 0), ([3, 6, 9], 3)))
+    assert len(cache) == 3
+
+
+def _same_as_computed(memo: Any, s: Any, cases: Any) -> None:
+    """Each hand's result through the memo is the function's own, and charges its work plus
+    the key's items."""
+    inner = memo.__globals__["inner"]
+    for h, want in cases:
         WORK[0] = LIMIT[0] = 10_000
         assert inner(s, list(h)) == want
         used = 10_000 - WORK[0]
         WORK[0] = LIMIT[0] = 10_000
         assert memo(s, list(h)) == want
         assert 10_000 - WORK[0] == used + len(h)
-    assert len(cache) == 3
