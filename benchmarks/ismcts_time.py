@@ -1,0 +1,44 @@
+"""CPU seconds of one IS-MCTS decision of 1,000 iterations, per bundled game (docs/agents.md).
+
+    python benchmarks/ismcts_time.py thirty-one gin-rummy      # or no names: every game
+
+The position: the game at its default number of players, seed 3, after three random
+decisions (more until the seat to move has a choice), moves drawn by ``random.Random(3)``;
+the agent: ``ISMCTSAgent(1, iterations=1000)``, its defaults otherwise (greedy playouts).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def decision_seconds(name: str, iterations: int = 1000) -> float:
+    import rulelang
+    from rulelang.ismcts import ISMCTSAgent
+
+    g = rulelang.load(str(ROOT / "games" / f"{name}.yaml"), allow_any_path=True)
+    s = g.new_state(g.default_players, seed=3, record=False)
+    rng = random.Random(3)
+    k = 0
+    while k < 3 or s.num_moves() < 2:
+        s.apply_index(int(rng.random() * s.num_moves()))
+        k += 1
+    agent = ISMCTSAgent(1, iterations=iterations)
+    t = time.process_time()
+    agent.choose_index(s, s.current_player())
+    return time.process_time() - t
+
+
+def main() -> None:
+    names = sys.argv[1:] or sorted(p.stem for p in (ROOT / "games").glob("*.yaml"))
+    for name in names:
+        print(f"{name:28s} {decision_seconds(name):6.2f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
