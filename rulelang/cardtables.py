@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .builtins import key_text
-from .runtime import WORK, out_of_work
+from .runtime import WORK, charge, out_of_work
 
 # (code, closure values) -> {card id: (answer, work it cost)}
 Tables = dict[Any, dict[int, tuple[Any, int]]]
@@ -159,7 +159,7 @@ def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
         got = get(c) if type(c) is int else None
         if got is None:
             if owed:
-                charge_owed(owed)
+                charge(owed)
                 owed = 0
             v = answer(wild, tab, c)
         else:
@@ -167,12 +167,5 @@ def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
             owed += got[1]
         (w if v else nat).append(c)
     if owed:
-        charge_owed(owed)
+        charge(owed)
     return nat, w
-
-
-def charge_owed(n: int) -> None:
-    """``n`` units of work, owed for answers read from a table."""
-    WORK[0] -= n
-    if WORK[0] < 0:
-        out_of_work()

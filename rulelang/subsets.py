@@ -40,8 +40,7 @@ def plain_subsets(xs: Any, k: Any) -> bool:
     lists, k from 1 to its size): then what making them, looping over them and over each
     one's cards charges is charged here (as ``builtins._combinations``, ``items_of`` and the
     comprehension's loop would, in that order), and True."""
-    if type(xs) is list and type(k) is int and 0 < k <= len(xs) <= _PLAIN \
-            and list not in map(type, xs):
+    if type(k) is int and 0 < k and _plain_hand(xs, k):
         total = _COMB[len(xs)][k]
         if total <= MAX_COLLECTION:
             WORK[0] -= len(xs) + total * (2 * k + 1)
@@ -59,7 +58,12 @@ def count_sums(values: list, k: int, op: Any, r: Any) -> int:
 
 def plain_pairs(xs: Any) -> bool:
     """Whether ``combinations(xs, 2)`` are pairs of a hand of 2 to 32 cards (no lists)."""
-    return type(xs) is list and 2 <= len(xs) <= _PLAIN and list not in map(type, xs)
+    return _plain_hand(xs, 2)
+
+
+def _plain_hand(xs: Any, least: int) -> bool:
+    """A list of ``least`` to 32 items, none of them a list."""
+    return type(xs) is list and least <= len(xs) <= _PLAIN and list not in map(type, xs)
 
 
 def count_pairs(op: Any, values: list | None, as_written: Any) -> Any:
