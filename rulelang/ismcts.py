@@ -158,6 +158,9 @@ class ISMCTSAgent:
         self.deep = DEEP if deep is None else deep
         self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
         self._world: Any = None  # the iteration's sampled world as it now is (_greedy_step)
+        # (state, seat, heuristic, its work): the last greedy step's judgement of the state it
+        # made the world, while nothing has moved in it since (_values reads it, not again)
+        self._judged: Any = None
         # the greedy policy's move is played unless another's mean beats it by this many
         # standard errors (0: the most visited move, as plain IS-MCTS)
         self.guard = GUARD if guard is None else guard
@@ -196,6 +199,7 @@ class ISMCTSAgent:
             world.max_work = min(world.max_work, left)
             self._left = left
             self._world = world
+            self._judged = None
             try:
                 # each seat's heuristic before the search moves: a playout is judged by what
                 # it changed, not by where the match already stood (a seat two lives down
@@ -295,6 +299,7 @@ class ISMCTSAgent:
                 e = kids[m] = _Edge()
                 e.avail = 1
                 world.apply(m)
+                self._judged = None
                 path.append((e, actor))
                 return path
             c = self.c
@@ -309,6 +314,7 @@ class ISMCTSAgent:
                     best_m, best_v = m, v
             e = kids[best_m]
             world.apply(best_m)
+            self._judged = None
             path.append((e, actor))
             node = e
         return path
@@ -323,6 +329,7 @@ class ISMCTSAgent:
             world = self._world
 
     def _policy_step(self, world: Any, h: Any) -> None:
+        self._judged = None
         k = world.num_moves()
         if self.rollout == "greedy" and h is not None and k > 1:
             self._greedy_step(world, k, h)
@@ -348,7 +355,8 @@ class ISMCTSAgent:
         else:
             picks = range(k)
         best: list[int] = []
-        kept: list[tuple[Any, int]] = []  # each best move's clone and its step's work
+        kept: list[tuple[Any, int, int, float]] = []  # each best move's clone, step's and
+        # judgement's work, and its value
         best_v = -math.inf
         left, allowance = self._left, world.max_work
         for i in picks:
@@ -365,16 +373,17 @@ class ISMCTSAgent:
                     raise RulesError(f"the heuristic computed {v!r:.60}, not a number")
                 v = float(v)
             if v > best_v + 1e-9:
-                best, kept, best_v = [i], [(s, step)], v
+                best, kept, best_v = [i], [(s, step, used, v)], v
             elif abs(v - best_v) <= 1e-9:
                 best.append(i)
-                kept.append((s, step))
+                kept.append((s, step, used, v))
         j = int(rng.random() * len(best))
-        s, step = kept[j]
+        s, step, used, v = kept[j]
         if step < 0 or world.work_done + step > MAX_GAME_WORK:  # played as it always was
             world.apply_index(best[j])
         else:
             self._world = _adopted(world, s, step)
+            self._judged = (s, actor, v, used)
 
     def _judge(self, world: Any, h: Any, s: Any, seat: int) -> float:
         """The heuristic of ``seat`` in ``s``, charged to the playout of ``world``: it runs
@@ -413,7 +422,17 @@ class ISMCTSAgent:
         seats = [p for p in range(n) if world.active[p]]
         if h is None or len(seats) < 2:
             return [0.5] * n, None
-        scores = {p: self._judge(world, h, world, p) - start.get(p, 0.0) for p in seats}
+        scores = {}
+        judged = self._judged
+        for p in seats:
+            if judged is not None and judged[0] is world and judged[1] == p:
+                # judged as the last step made it (and nothing has moved since): the same
+                # value and the same work, without working it out again
+                self._check(world)
+                world.work_done += max(1, judged[3])
+                scores[p] = judged[2] - start.get(p, 0.0)
+            else:
+                scores[p] = self._judge(world, h, world, p) - start.get(p, 0.0)
         if self.value_mode == "scaled":
             tot = sum(scores.values())
             k = len(seats) - 1
