@@ -34,6 +34,7 @@ from .flowgen import delta_triggers, triggers_function
 from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import act_function, step_function
 from .game import Fn, Game, PhaseDef, Unit, ZoneDef
+from .lettail import compile_body
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .movetext import canon_move
 from .options import resolve_options
@@ -309,7 +310,7 @@ class Builder:
                 tree = self.parse(body, "expr", bspan)
                 fn = None
                 if tree is not None:
-                    fn, uf.ret = c.expr(tree, sc)
+                    fn, uf.ret = compile_body(c, tree, sc, uf, functions)
                     uf.tree, uf.size = tree, sum(1 for _ in N.walk(tree))
                     uf.order_free = tuple(order_free(tree, p, functions) for p in uf.params)
             uf.nslots = sc.n

@@ -27,6 +27,7 @@ from .limits import (
     MEMO_PROBE_HITS,
     MEMO_RESULT_ITEMS,
 )
+from .memokeys import deep_parts, exact_fallback
 from .runtime import NO_FRAME, PY_ERRORS, WORK, as_rules_error, out_of_work
 
 
@@ -398,7 +399,7 @@ class MemoPool:
 
 def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None,
          faces: tuple[dict[int, int] | None, ...] = (),
-         weights: dict[int, int] | None = None) -> Any:
+         weights: dict[int, int] | None = None, deep: bool = False) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter
     (``functions.order_free``); such a result is kept only when exact (see ``_kept_items``).
@@ -412,16 +413,23 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     those cards, so that the same hand in other suits or packs is found too. ``weights``
     (``functions._weights``), for one order-free parameter: a list of cards only is keyed by
     the sum of its cards' weights, which names the same multiset as the sorted key without
-    sorting (anything else in the list: the sorted key)."""
+    sorting (anything else in the list: the sorted key). ``deep``: a list of lists (melds) is
+    keyed too, each list inside as a tuple, its items counted and charged with the list's;
+    its order is kept (``order_free`` is not read)."""
     pool = pool if pool is not None else MemoPool()
     params = [f"a{i}" for i in range(k)]
+    more = ""
+    if deep:
+        order_free = ()
     # a card of such a list as the first card alike (anything else, a number that is no
     # card, as itself)
     items = [f"map(fget{i}, {p}, {p})" if i < len(faces) and faces[i] else p
              for i, p in enumerate(params)]
     # an order-free list is summed first: a list holding lists (which sorting would compare
-    # item by item, uncharged) is refused at once with a TypeError, and is then not keyed
-    # (the type of a0 is in ``t`` already: see ``size``)
+    # item by item, uncharged) is refused at once with a TypeError, and is then keyed in its
+    # order (memokeys.exact_fallback) (the type of a0 is in ``t`` already: see ``size``)
+    if deep:  # (``faces`` are not given with it)
+        items, more = deep_parts(params)
     keys = [f"(tuple(sorted({it})) if {'t' if p == 'a0' else f'type({p})'} is list and "
             f"(sum({p}) or 1) else {p})" if k_free
             else f"(tuple({it}) if {'t' if p == 'a0' else f'type({p})'} is list else {p})"
@@ -442,7 +450,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     # and the work charged are the same either way, only the time differs
     head = [
         "    t = type(a0)" if k else "    pass",
-        f"    n = {size}",
+        f"    n = {size}{more}",
         f"    if n > {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
         f"        return inner({args})",
         "    w = WORK[0] - n  # the key is built from the arguments' items",
@@ -463,7 +471,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         free1 = bool(order_free and order_free[0])
         head = ["    if type(a0) is list:",
                 *("    " + line for line in head[1:] if "t = type" not in line)]
-        head[1] = "        n = len(a0)"
+        head[1] = "        n = len(a0)" + more
         at = head.index("            key = " + key)
         head[at:at + 1] = (["            sum(a0)", f"            key = tuple(sorted({items[0]}))"]
                            if free1 else [f"            key = tuple({items[0]})"])
@@ -482,6 +490,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                  f"            return inner({args})", "        try:",
                  "            hit = get(a0)", "        except TypeError:",
                  f"            return inner({args})", "        key = a0"]
+    if free:
+        exact_fallback(head, params, items, args)
     src = "\n".join([
         f"def _m({args}):",
         *head,
@@ -502,7 +512,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"            return inner({args})",
         "    w = WORK[0]",
         f"    v = inner({args})",
-        f"    r = _kept_items(v, {free})",
+        f"    r = _kept_items(v, {'loose' if free else 'False'})",
         "    if r >= 0:",
         "        r += n",
         f"        if len(cache) >= {MEMO_LIMIT}:",

@@ -21,8 +21,13 @@ from .rules import as_str
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
 from .scope import CARD_ATTRS, UserFn
 
+TAIL = "@let"  # the name's ending of a function's tail made a function (lettail.py)
 
-def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
+
+def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
+            where: str | None = None) -> None:
+    """``uf.fn`` from its compiled body ``fn``; ``charge``: a call takes one unit of work
+    (``where``: what a Python error's message says it was in; by default the function)."""
     n = uf.nslots
     if fn is None:  # its text did not compile: nothing to remember either
         uf.fn = lambda S, *a: None
@@ -41,7 +46,8 @@ def install(uf: UserFn, fn: Any, ns: Namespace) -> None:
         return
     if isinstance(fn, Src):
         fn, frame = _params_local(fn, k, frame)
-        uf.fn = ns.function(params, frame, fn, span, f" (in '{uf.name}')", charge=True)
+        uf.fn = ns.function(params, frame, fn, span,
+                            f" (in '{uf.name}')" if where is None else where, charge=charge)
         return
     fn = fn_of(fn)
     if k == 1 and n == 1:
@@ -294,7 +300,8 @@ def memoize_pure(functions: dict[str, UserFn], sym: Any = None) -> None:
             keyed.append(maps[attrs] if attrs is not None else None)
         uf.fn = memo(uf.fn, len(uf.params), uf.order_free, pool, tuple(keyed),
                      _weights(sym, keyed[0] if keyed else None)
-                     if len(uf.params) == 1 and uf.order_free and uf.order_free[0] else None)
+                     if len(uf.params) == 1 and uf.order_free and uf.order_free[0] else None,
+                     deep=name.endswith(TAIL))
 
 
 MAX_WEIGHT_CLASSES = 128  # kinds of card a one-list memo key counts (9 bits each) at most

@@ -1,0 +1,34 @@
+"""Two kinds of memo key that ``codegen.memo`` writes into its wrapper: deep keys (lists of
+lists, for a function's tail remembered by its ``let`` values: lettail.py) and a list that an
+order-free key cannot sort, keyed in its order instead of not at all.
+"""
+
+from __future__ import annotations
+
+
+def deep_parts(params: list[str]) -> tuple[list[str], str]:
+    """Each parameter's items in a deep key (a list inside as a tuple), and what its size adds
+    to the key's: the items of the lists inside (charged with the list's)."""
+    items = [f"[tuple(x) if type(x) is list else x for x in {p}]" for p in params]
+    more = "".join(f" + (sum([len(x) for x in {p} if type(x) is list]) if type({p}) is list "
+                   "else 0)" for p in params)
+    return items, more
+
+
+def exact_fallback(head: list[str], params: list[str], items: list[str], args: str) -> None:
+    """Into the wrapper's lines ``head``: where its order-free key refuses a list (sum() of
+    texts, none or lists raised a TypeError), the key with every list in its order, as any
+    other list is keyed (a list holding lists is then refused by hashing, as before). Such a
+    key is the exact list, so a float result is kept too (``loose``; see _kept_items)."""
+    k = len(params)
+    exact = [f"(tuple({it}) if {'t' if p == 'a0' and k > 1 else f'type({p})'} is list "
+             f"else {p})" for p, it in zip(params, items)]
+    key = f"tuple({items[0]})" if k == 1 else "(" + ", ".join(exact) + ")"
+    at = next(i for i, line in enumerate(head)
+              if line.endswith("hit = get(key)  # (value, cost): never None"))
+    ind = head[at][:len(head[at]) - len(head[at].lstrip())]
+    assert head[at + 1] == ind[4:] + "except TypeError:"
+    head[at + 2:at + 3] = [f"{ind}try:", f"{ind}    key = {key}", f"{ind}    hit = get(key)",
+                           f"{ind}    loose = False", f"{ind}except TypeError:",
+                           f"{ind}    return inner({args})"]
+    head.insert(0, "    loose = True")
