@@ -16,7 +16,7 @@ from .codegen import LOCALS, Namespace, Src, cond_lines, frame_only_indexed, src
 from .compile import Compiler
 from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
-from .hoist import UNSET
+from .hoist import UNSET, held, hold
 from .listloop import FILLS, any_key, filter_key, hoist_quiet, quiet_test, zone_filter
 from .runtime import NO_FRAME
 from .scope import Scope
@@ -33,6 +33,10 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
     # the cards counted by a one-argument action's loop (listloop.filter_key: its count's
     # name), which a later action's ``when`` reads for the same ``any`` (_shared_any)
     counts: dict[tuple, str] = {}
+    # a first argument's options made by more than one action, by their source: the local
+    # that keeps them once made ("" until then; _first_options)
+    firsts = [src_of(a.arg_srcs[0], ns)[0] for a in actions if a.args and a.pick is None]
+    kept = {raw: "" for raw in firsts if firsts.count(raw) > 1}
     lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
     if shared:  # each listing starts with none of them made
         lines.append(f"        {ns.k(shared)}[:] = {ns.k((None,) * len(shared))}")
@@ -49,7 +53,7 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
                      f"            out.append({ns.k((a, ()))})",
                      *("            " + x for x in check)]
         else:
-            block = [*_nested_loops(a, ns, spans, when, counts),
+            block = [*_nested_loops(a, ns, spans, when, counts, kept),
                      *("        " + x for x in check)]
         if re.search(r"\bF\b", "\n".join(block)):  # no frame where nothing reads one
             lines.append(f"        F = {frame}")
@@ -65,7 +69,7 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
 
 
 def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
-                  counts: dict[tuple, str]) -> list[str]:
+                  counts: dict[tuple, str], kept: dict[str, str]) -> list[str]:
     """The loops that list an action with several arguments: one ``for`` per argument, each
     argument's options computed inside the loops of the ones before it (it may name them),
     the ``when`` innermost: each option in order, with no call per option (each loop's
@@ -99,9 +103,9 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
                 lines += [f"{pad}_a = {len(spans) - 1}", *(pad + r for r in resets), *fused]
                 return _localized_args(a, lines)
         zopts = _zone_options(opts, i, pad)
+        made = [*(pad + r for r in resets), *zopts]
         lines += [f"{pad}_a = {len(spans) - 1}",
-                  *(pad + r for r in resets),
-                  *zopts,
+                  *(_first_options(raw, made, kept, pad, ns) if i == 0 else made),
                   f"{pad}_a = {when}",
                   # (a zone's filter, more than one line, is a list)
                   *([f"{pad}if type(_o{i}) is not list:", f"{pad}    _o{i} = [_o{i}]"]
@@ -116,6 +120,23 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
     lines += [*_when_test(_shared_any(a.when_src, counts, ns), pad, ns),
               f"{pad}    out.append(({ns.k(a)}, ({values},)))"]
     return _localized_args(a, lines)
+
+
+def _first_options(raw: str, lines: list[str], kept: dict[str, str], pad: str,
+                   ns: Namespace) -> list[str]:
+    """The lines that make an action's first argument's options (``_o0``), where an earlier
+    action of the listing made the same options from the same source (``knock`` and ``gin``
+    both over ``knock_discards(me)``): its value again, its work charged again as making it
+    would (``hoist.held``); the first time, the value and its work are kept (``kept``: such a
+    source -> the local holding them, "" until made). A listing changes nothing it reads, and
+    a first argument reads no other: the same source makes the same options."""
+    name = kept.get(raw)
+    if name is None:  # made once in the listing
+        return lines
+    if name:
+        return [f"{pad}_o0 = {ns.k(held)}({name})"]
+    name = kept[raw] = f"_kept{sum(1 for v in kept.values() if v)}"
+    return [f"{pad}_w = WORK[0]", *lines, f"{pad}{name} = {ns.k(hold)}(_w, _o0)"]
 
 
 def _zone_options(opts: str, i: int, pad: str) -> list[str]:

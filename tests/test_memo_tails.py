@@ -1,7 +1,8 @@
-"""What a search's heuristic is spared, with the same results and work: a function's tail after
-its ``let``s remembered by their values (lettail.py), an order-free list of texts keyed in its
-order (memokeys.py), and a playout's last judgement read again rather than worked out again
-(ismcts.py)."""
+"""Work a search's steps and heuristic are spared, with the same results and the same work
+charged: a function's tail after its ``let``s remembered by their values (lettail.py), an
+order-free list of texts keyed in its order (memokeys.py), two actions' first arguments over
+the same options made once in a listing (flowgen.py), and a playout's last judgement read again
+rather than worked out again (ismcts.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 import rulelang
+import rulelang.flowgen as flowgen
 import rulelang.lettail as lettail
 from rulelang.ismcts import ISMCTSAgent
 from rulelang.runtime import LIMIT, WORK
@@ -34,6 +36,7 @@ functions:
   seen(cs): let n = size(cs); size([c for c in hand[0] for d in cs if c != d]) + n
   bad(cs): let xs = [c.rank for c in cs]; size([xs[20] for x in xs for y in xs])
   cost(g, t): if g[0].rank in t then 0.5 * size(g) else 1.5 * size(g)
+  picks(p): "[x for x in hand[p] if size(melds(hand[p])) >= 0 and x.rank != 'K']"
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 7)"]
   settle: {done: pass}
@@ -41,6 +44,14 @@ phases:
   play:
     actions:
       pass:
+        do: end_round('done')
+      low:
+        args: {c: "picks(me)"}
+        when: c.order < 7
+        do: end_round('done')
+      high:
+        args: {c: "picks(me)"}
+        when: c.order >= 7
         do: end_round('done')
 """
 
@@ -144,3 +155,20 @@ def test_a_playouts_last_judgement_is_read_again_with_its_work() -> None:
         got.append((i, bot.last_visits, bot.last_values, bot._left, bot.rng.random()))
     assert got[0] == got[1]
     assert _Counted.judged < _JudgedAgain.judged  # some judgements were read again
+
+
+def test_two_actions_over_the_same_options_make_them_once(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    p = tmp_path / "tails.yaml"
+    p.write_text(GAME, encoding="utf-8")
+    got = []
+    for shared in (True, False):
+        if not shared:
+            monkeypatch.setattr(flowgen, "_first_options", lambda raw, lines, *a: lines)
+        game = rulelang.load(str(p))
+        assert ("_kept0 = " in game.generated.dump()) == shared
+        for seed in range(3):
+            s = game.new_state(None, seed=seed, record=False)
+            got.append((shared, s.legal_moves(), s.work_done))
+    assert [g[1:] for g in got[:3]] == [g[1:] for g in got[3:]]
+    assert all(any(m.startswith("high") for m in g[1]) for g in got)
