@@ -125,11 +125,12 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
 def _first_options(raw: str, lines: list[str], kept: dict[str, str], pad: str,
                    ns: Namespace) -> list[str]:
     """The lines that make an action's first argument's options (``_o0``), where an earlier
-    action of the listing made the same options from the same source (``knock`` and ``gin``
-    both over ``knock_discards(me)``): its value again, its work charged again as making it
-    would (``hoist.held``); the first time, the value and its work are kept (``kept``: such a
-    source -> the local holding them, "" until made). A listing changes nothing it reads, and
-    a first argument reads no other: the same source makes the same options."""
+    action of the listing made the same options from the same source (two actions whose
+    ``args:`` call the same rules function of ``me``): its value again, its work charged
+    again as making it would (``hoist.held``); the first time, the value and its work are
+    kept (``kept``: such a source -> the local holding them, "" until made). A listing
+    changes nothing it reads, and a first argument reads no other: the same source makes the
+    same options."""
     name = kept.get(raw)
     if name is None:  # made once in the listing
         return lines

@@ -47,9 +47,9 @@ def _split(tree: N.Node, params: tuple[str, ...], functions: Any
     """The first ``let``s of a chain, the rest of it (the tail: the longest that reads no
     parameter, nor a name that may be one) and the one name the tail reads of them; None
     where there is no such tail, or its loops do not nest two deep (a tail that costs little
-    costs less than looking it up), or it reads several (a key of several values, such as a
-    hand's values, groups and flush cards, is found again about as rarely as the hand:
-    Texas Hold'em's search took 2.3% more instructions with one)."""
+    costs less than looking it up), or it reads several (a key of several values made from
+    the same hand is found again about as rarely as the hand: a bundled game's search took
+    2.3% more instructions with one, docs/performance.md)."""
     lets: list[N.Let] = []
     body = tree
     while isinstance(body, N.Let):
