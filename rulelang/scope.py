@@ -227,20 +227,26 @@ SEAT_LISTS = ("S.seated", "list(range(S.n))")
 
 def work_range(a: Any, span: Any) -> Any:
     """A loop over ``range(a)``: ``work(_range(a), span)`` (both charges, the same checks and
-    errors) with no list made for the numbers."""
+    errors) with no list made for the numbers (a small range's numbers are a tuple made once:
+    making a range object costs more than the loop over it)."""
     if type(a) is int and 0 <= a <= MAX_COLLECTION:  # _range's own fast path
-        WORK[0] -= a
-        if WORK[0] < 0:
-            out_of_work()
-        WORK[0] -= a
-        if WORK[0] < 0:
+        w = WORK[0] - a
+        if w < a:  # one of the two charges runs out: each in turn, for its own error
+            WORK[0] = w
+            if w < 0:
+                out_of_work()
+            WORK[0] -= a
             out_of_work(span)
-        return range(a)
+        WORK[0] = w - a
+        return _SMALL_RANGES[a] if a < 16 else range(a)
     xs = _range(a)
     WORK[0] -= len(xs)
     if WORK[0] < 0:
         out_of_work(span)
     return xs
+
+
+_SMALL_RANGES = tuple(tuple(range(a)) for a in range(16))
 
 
 def join_src(a: str, b: str) -> str:

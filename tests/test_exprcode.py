@@ -90,19 +90,21 @@ def test_a_parameter_given_me_or_a_constant_reads_it_in_place(tmp_path: Path) ->
         s.legal_moves()
 
 
-@pytest.mark.parametrize("n", [0, 3, -1, 2.5, None, "x", 10**9])
+@pytest.mark.parametrize("n", [0, 3, 15, 16, 40, -1, 2.5, None, "x", 10**9])
 def test_a_loop_over_a_range_charges_and_fails_as_before(n: Any) -> None:
-    def run(f: Any) -> tuple[Any, int]:
-        runtime.WORK[0] = 100
+    def run(f: Any, left: int = 100) -> tuple[Any, int]:
+        runtime.WORK[0] = runtime.LIMIT[0] = left
         try:
             out: Any = list(f())
         except RuntimeRulesError as e:
-            out = str(e)
+            out = (str(e), e.span)
         return out, runtime.WORK[0]
 
     assert run(lambda: work_range(n, None)) == run(lambda: runtime.work(_range(n), None))
-    runtime.WORK[0] = 5  # out of work in the range's charge, then in the loop's
-    assert run(lambda: work_range(4, None)) == run(lambda: runtime.work(_range(4), None))
+    # out of work in the range's charge, in the loop's, exactly enough for both
+    for left in (3, 5, 8):
+        assert run(lambda: work_range(4, "here"), left) == \
+            run(lambda: runtime.work(_range(4), "here"), left)
 
 
 def test_items_and_fields_of_a_local_fail_as_before(tmp_path: Path) -> None:
