@@ -140,6 +140,22 @@ def index_value(o: Any, k: Any) -> Any:
         raise RuntimeRulesError("cannot index this value") from None
 
 
+def item_field(attr: Callable[[Any], Any], key: str) -> Callable[[Any, Any], Any]:
+    """``xs[i].key`` as one call, not ``attr(index_value(xs, i))``: a record's field in a list
+    read in place, anything else as before (the same errors, in the same order)."""
+    def field(o: Any, k: Any) -> Any:
+        if type(o) is list and type(k) is int:
+            try:
+                r = o[k]
+            except IndexError:
+                raise RuntimeRulesError(f"index {k!r} is out of range") from None
+            if type(r) is dict and key in r:
+                return r[key]
+            return attr(r)
+        return attr(index_value(o, k))
+    return field
+
+
 def elem_of(t: str) -> str:
     if t.startswith("list[") and t.endswith("]"):
         return t[5:-1]
