@@ -116,3 +116,44 @@ def test_items_and_fields_of_a_local_fail_as_before(tmp_path: Path) -> None:
         game.new_state(None, seed=1, record=False).legal_moves()
     game = _load(tmp_path, "  rec(p): \"any([{a: 1}], r -> r.a == 1 + c[p])\"\n", "rec(me)")
     assert "go" in game.new_state(None, seed=1, record=False).legal_moves()
+
+
+@pytest.mark.parametrize(("expr", "error"), [
+    ("f([{a: 1}, {a: 2}], 1) == 2", None),
+    ("f([{a: 1}], -1) == 1", None),
+    ("f([{a: 1}], 3) == 1", "index 3 is out of range"),
+    ("f([{b: 1}], 0) == 1", "no field 'a'"),
+    ("f([7], 0) == 1", "cannot take '.a'"),
+    ("f([{a: 1}], 'x') == 1", "cannot index"),
+])
+def test_a_field_of_an_item_of_a_list_reads_and_fails_as_before(
+        tmp_path: Path, expr: str, error: str | None) -> None:
+    game = _load(tmp_path, "  f(xs, i): xs[i].a\n", f'"{expr}"')
+    assert "<function field>" in game.generated.dump()  # one call (scope.item_field)
+    s = game.new_state(None, seed=1, record=False)
+    if error is None:
+        assert "go" in s.legal_moves()
+    else:
+        with pytest.raises(RuntimeRulesError, match=error):
+            s.legal_moves()
+
+
+def test_a_loop_over_the_seats_indexes_unchecked_unless_its_name_is_bound_again(
+        tmp_path: Path) -> None:
+    game = _load(tmp_path, "  n(p): size(hand[p])\n", "c[me] == 0")
+    path = tmp_path / "g.yaml"
+    text = path.read_text(encoding="utf-8")
+    for body, seat_checks in (("for p in seats { c[p] = size(hand[p]) }", 0),
+                              ("for p in seats { p = 7; c[0] = size(hand[p]) }", 1)):
+        path.write_text(text.replace("do: end_round('done')", f'do: "{body}"'), encoding="utf-8")
+        game = rulelang.load(str(path))
+        step = next(b for b in game.generated.dump().split("# ---- ") if "for F[" in b
+                    and "in seats" in b)
+        assert step.count("else _seat(") == seat_checks
+        s = game.new_state(None, seed=1, record=False)
+        if seat_checks:
+            with pytest.raises(RuntimeRulesError, match="no seat 7"):
+                s.apply("go")
+        else:
+            s.apply("go")
+            assert s.ctr[0] == [3] * s.n
