@@ -56,6 +56,7 @@ from .scope import (
     result_type,
     slot_of,
 )
+from .scope import one_call as _one_call
 
 MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
 
@@ -495,17 +496,3 @@ class Calls:
         self._held.update((id(c), body.new_slot(f"@held{id(c)}")) for c in calls)
         self._held_scopes.update(scopes)
         return keys + list(scopes)
-
-
-def _one_call(src: str, head: str, brackets: str = "()") -> bool:
-    """Whether ``src`` is one call ``head...)`` whose argument list runs to its end (or one
-    subscript ``head...]``, with ``brackets`` "[]")."""
-    opening, closing = brackets
-    if not (src.startswith(head) and src.endswith(closing)):
-        return False
-    depth = 1
-    for ch in src[len(head):-1]:
-        depth += (ch == opening) - (ch == closing)
-        if depth == 0:
-            return False
-    return depth == 1

@@ -314,6 +314,39 @@ def concat(x: Any, y: Any) -> list:
     return nested(list(x) + list(y))  # (which charges the items)
 
 
+def concat_cards(x: list, y: list) -> list:
+    """``concat`` of two lists of cards (zones read whole, or such sums: ``cards_sum``): no
+    list is inside, so ``nested``'s count is the length; the same charge and errors."""
+    n = len(x) + len(y)
+    if n > MAX_COLLECTION:
+        raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
+    WORK[0] -= n
+    if WORK[0] < 0:
+        out_of_work()
+    return x + y
+
+
+def cards_sum(f: Any, k: Callable[[Any], str]) -> bool:
+    """Whether compiled ``f`` is a zone's cards read whole or a ``concat_cards`` of such
+    (``k``: a constant's name)."""
+    return isinstance(f, Src) and (one_call(f.src, "S.zones[", "[]")
+                                   or one_call(f.src, k(concat_cards) + "("))
+
+
+def one_call(src: str, head: str, brackets: str = "()") -> bool:
+    """Whether ``src`` is one call ``head...)`` whose argument list runs to its end (or one
+    subscript ``head...]``, with ``brackets`` "[]")."""
+    opening, closing = brackets
+    if not (src.startswith(head) and src.endswith(closing)):
+        return False
+    depth = 1
+    for ch in src[len(head):-1]:
+        depth += (ch == opening) - (ch == closing)
+        if depth == 0:
+            return False
+    return depth == 1
+
+
 def add_values(x: Any, y: Any) -> Any:
     r = x + y
     if type(r) is list or type(r) is str:

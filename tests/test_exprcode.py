@@ -13,7 +13,7 @@ import rulelang
 from rulelang import runtime
 from rulelang.builtins import _range
 from rulelang.errors import RulesErrors, RuntimeRulesError
-from rulelang.scope import work_range
+from rulelang.scope import concat, concat_cards, work_range
 
 GAME = """\
 name: Exprs
@@ -157,3 +157,22 @@ def test_a_loop_over_the_seats_indexes_unchecked_unless_its_name_is_bound_again(
         else:
             s.apply("go")
             assert s.ctr[0] == [3] * s.n
+
+
+@pytest.mark.parametrize(("x", "y", "left"), [([1, 2], [3], 100), ([], [], 100), ([1, 2], [3], 2)])
+def test_a_sum_of_zones_is_charged_and_fails_as_a_sum_of_lists(tmp_path: Path, x: list, y: list,
+                                                             left: int) -> None:
+    def run(f: Any) -> tuple[Any, int]:
+        runtime.WORK[0] = runtime.LIMIT[0] = left
+        try:
+            out: Any = f()
+        except RuntimeRulesError as e:
+            out = str(e)
+        return out, runtime.WORK[0]
+
+    assert run(lambda: concat_cards(x, y)) == run(lambda: concat(x, y))
+    game = _load(tmp_path, "  n(p): size(hand[p] + stock + hand[p]) + size(hand[p] + [1])\n",
+                 "n(me) == 53")  # 3 + 43 + 3, 3 + 1
+    block = game.generated.dump().split("# ---- ")[1]
+    assert "<function concat_cards>" in block and "<function concat>" in block  # [1]: a list
+    assert "go" in game.new_state(None, seed=1, record=False).legal_moves()
