@@ -446,16 +446,17 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"    if n > {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
         f"        return inner({args})",
         "    w = WORK[0] - n  # the key is built from the arguments' items",
-        "    WORK[0] = w",
         "    if w < 0:",
         "        out_of_work()",
         "    if seen[2]:",
+        "        WORK[0] = w",
         "        seen[2] -= 1",
         f"        return inner({args})",
         "    try:",
         f"        key = {key}",
         "        hit = get(key)  # (value, cost): never None",
         "    except TypeError:",
+        "        WORK[0] = w",
         f"        return inner({args})"]
     if k == 1:
         # the same for one argument, a list (a hand) tested for first: fewer steps a call
@@ -470,18 +471,18 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         if free1 and weights and MEMO_KEY_ITEMS < 512:
             # (MARK, sum): no list's sorted key holds MARK, nor is any argument one
             at = head.index("        try:")
-            head[at:at + 6] = [
+            head[at:at + 7] = [
                 "        try:", "            s = 0", "            for c in a0:",
-                "                s += wt[c]", "            hit = get((MARK, s))",
-                "            key = (MARK, s)", "        except (KeyError, TypeError):",
-                "            try:", *("    " + line for line in head[at + 1:at + 6])]
+                "                s += wt[c]", "            key = (MARK, s)",
+                "            hit = get(key)", "        except (KeyError, TypeError):",
+                "            try:", *("    " + line for line in head[at + 1:at + 7])]
         head += ["    else:", "        t = type(a0)", f"        n = {size}",
                  f"        if n > {MEMO_KEY_ITEMS}:", f"            return inner({args})",
-                 "        w = WORK[0] - n", "        WORK[0] = w", "        if w < 0:",
-                 "            out_of_work()", "        if seen[2]:", "            seen[2] -= 1",
-                 f"            return inner({args})", "        try:",
+                 "        w = WORK[0] - n", "        if w < 0:",
+                 "            out_of_work()", "        if seen[2]:", "            WORK[0] = w",
+                 "            seen[2] -= 1", f"            return inner({args})", "        try:",
                  "            hit = get(a0)", "        except TypeError:",
-                 f"            return inner({args})", "        key = a0"]
+                 "            WORK[0] = w", f"            return inner({args})", "        key = a0"]
     src = "\n".join([
         f"def _m({args}):",
         *head,
@@ -489,9 +490,11 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "        seen[1] += 1",
         "        cost = hit[1]",
         "        if w < cost:",
+        "            WORK[0] = w",
         f"            return inner({args})",
         "        WORK[0] = w - cost",
         "        return hit[0]",
+        "    WORK[0] = w",
         "    seen[0] += 1",
         f"    if seen[0] >= {MEMO_PROBE}:",
         "        hits = seen[1]",
@@ -500,7 +503,6 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "            forget()",
         f"            seen[2] = {MEMO_PAUSE}",
         f"            return inner({args})",
-        "    w = WORK[0]",
         f"    v = inner({args})",
         f"    r = _kept_items(v, {free})",
         "    if r >= 0:",

@@ -41,6 +41,7 @@ from .scope import (
     index_value,
     is_local,
     is_scalar,
+    item_field,
     join_src,
     slot_of,
     work_range,
@@ -219,8 +220,18 @@ class Compiler(Calls, Statements, Operators):
             v = self.sym.options[n.name]
             t = "bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str"
             return self.e_Const(N.Const(n.span, v), sc)[0], t
-        obj, t = self.expr(n.obj, sc)
         own = self.sym.card_attrs  # the deck's own attributes (decks.py)
+        ix = n.obj  # xs[i].f, a field of a record in a list: read by one call (item_field)
+        fuse = (isinstance(ix, N.Index) and n.name not in own and n.name not in CARD_ATTRS
+                and not (isinstance(ix.obj, N.Name) and ix.obj.id not in sc.slots)
+                and id(ix) not in self._hoisted
+                and id(ix) not in self._held)
+        if fuse:
+            o, ot = self.expr(ix.obj, sc)
+            i = self.expr(ix.index, sc)[0]
+            obj, t = self._index_tail(ix, o, ot, i)
+        else:
+            obj, t = self.expr(n.obj, sc)
         if n.name in own and t == "card":
             return self.gen(self.k(own[n.name][0]) + "[{0}]", obj), own[n.name][1]
         if n.name in CARD_ATTRS and t == "card":
@@ -257,6 +268,8 @@ class Compiler(Calls, Statements, Operators):
                 return getattr(o, key)
             raise RuntimeRulesError(f"cannot take '.{key}' of this value")
 
+        if fuse and t in ("any", "record"):
+            return self.gen(self.k(item_field(attr, key)) + "({0}, {1})", o, i), "any"
         fa = self.k(attr)
         if ctable is not None and is_local(obj):
             # mostly a card: look it up inline, call for anything else
@@ -305,7 +318,10 @@ class Compiler(Calls, Statements, Operators):
 
                 return lookup, "num"
         obj, t = self.expr(n.obj, sc)
-        idx, _it = self.expr(n.index, sc)
+        return self._index_tail(n, obj, t, self.expr(n.index, sc)[0])
+
+    def _index_tail(self, n: N.Index, obj: Fn, t: str, idx: Fn) -> tuple[Fn, str]:
+        """``obj[idx]`` of a list, record or text (their parts compiled, of type ``t``)."""
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
         # one call of index_value with both parts spliced in (not a closure calling two)
