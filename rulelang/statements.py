@@ -77,8 +77,11 @@ class Statements:
         elif isinstance(n, N.For):
             it, t = self.expr(n.iter, sc)
             slot = sc.bind(n.var, elem_of(t))
-            # a copy: the body may move the very cards it loops over
-            out.append(f"{pad}for F[{slot}] in _work(list({self._src(it)}), {self.k(n.span)}):")
+            # a copy: the body may move the very cards it loops over (the seats of the table
+            # as a range, which nothing changes: the same items and charge, no list made)
+            src = self._src(it)
+            src = "range(S.n)" if src == "list(range(S.n))" else f"list({src})"
+            out.append(f"{pad}for F[{slot}] in _work({src}, {self.k(n.span)}):")
             self._block(n.body, sc, out, ind + 1, spans)
         elif isinstance(n, N.While):
             cond = self._src(self.expr(n.cond, sc)[0])
