@@ -18,9 +18,9 @@ from .display import plain_text, seat_name
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
+from .walks import flat_lists, nested
 from .walks import key_text as key_text
 from .walks import leaves as leaves
-from .walks import nested
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,9 @@ def compared(xs: list, times: int = 1) -> None:
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
     if xs and not _FLAT.issuperset(map(type, xs)):
+        if (n := flat_lists(xs)) >= 0:  # lists of numbers (hand values): charged at once
+            charge(times * n)
+            return
         if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
             charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
             return

@@ -153,3 +153,26 @@ def test_a_search_charged_inline_runs_out_of_work_as_charged_did(tmp_path: Path)
     WORK[0] = full - 40
     with pytest.raises(RuntimeRulesError, match="looped more than"):
         game.functions["kept"].fn(s, h, wild)
+
+
+@pytest.mark.parametrize("xs", [[[3, 1], [2], []], [[1.5, None], [True]], [[1], [[2]]],
+                                [[1], "ab"], [[1, "x"]]])
+def test_lists_of_numbers_compared_charge_and_run_out_as_item_by_item(xs: Any) -> None:
+    # builtins.compared of lists of numbers charges walks.flat_lists' sum at once
+    from rulelang import builtins as b
+
+    def run(f: Any, allowance: int) -> tuple[bool, int]:
+        WORK[0] = allowance
+        try:
+            f()
+        except RuntimeRulesError:
+            return False, WORK[0]
+        return True, WORK[0]
+
+    def one_by_one() -> None:
+        for x in xs:
+            if type(x) not in b._FLAT:
+                b.charge(3 * b.deep_items(x))
+
+    for allowance in range(0, 25):
+        assert run(lambda: b.compared(xs, 3), allowance) == run(one_by_one, allowance)
