@@ -52,6 +52,8 @@ functions:
   runs(h): '[c.order for c in h if all((c.order + i) in [d.order for d in h] for i in [1, 2])]'
   near(h, n): 'any(n - i in [c.order for c in h] for i in [0, 1, 2]) or any(false for i in [1])'
   truthy(h): 'all(size(h) - i for i in [3, 9]) or any(size(h) - i for i in [9, 9])'
+  # the items their own keys (x -> x: no copy of them made)
+  same(h): 'group_by([c.order for c in h], v -> v) + [sort(h, c -> c)]'
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
   settle: {done: pass}
@@ -76,7 +78,7 @@ CALLS: list[tuple[str, Any]] = [
     ("low", lambda h: (h,)), ("high", lambda h: (h,)), ("low", lambda h: ([],)),
     ("down", lambda h: (h,)), ("down_clash", lambda h: (h,)), ("runs", lambda h: (h,)),
     ("near", lambda h: (h, 5)), ("near", lambda h: (h, 40)), ("truthy", lambda h: (h,)),
-    ("truthy", lambda h: (h[:3],)),
+    ("truthy", lambda h: (h[:3],)), ("same", lambda h: (h,)), ("same", lambda h: ([[1], 2],)),
 ]
 
 
