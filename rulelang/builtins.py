@@ -18,6 +18,7 @@ from .display import plain_text, seat_name
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
+from .walks import FLAT as _FLAT
 from .walks import flat_lists, nested
 from .walks import key_text as key_text
 from .walks import leaves as leaves
@@ -65,8 +66,7 @@ def items_of(xs: Any) -> list:
 
 
 # values that one comparison looks at in one go: anything else (a list, a text, a record) is
-# compared item by item, and that is work
-_FLAT = frozenset({int, float, bool, type(None)})
+# compared item by item, and that is work (walks.FLAT)
 _FLAT_TEXT = _FLAT | {str}
 _NUM = frozenset({int, float})
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)

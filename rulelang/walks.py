@@ -38,14 +38,14 @@ def _items_inside(xs: list, limit: int, message: str) -> int:
 
 
 _LIST = frozenset({list})
-_NUMBERS = frozenset({int, float, bool, type(None)})  # (builtins._FLAT)
+FLAT = frozenset({int, float, bool, type(None)})  # values one comparison looks at at once
 
 
 def flat_lists(xs: list) -> int:
     """For a list of lists of numbers only (a list of hand values): the sum of what
     ``builtins.deep_items`` gives for each (its length, 1 if empty), whose charges one at a
     time run out of work exactly when their sum does; -1 for anything else."""
-    if _LIST.issuperset(map(type, xs)) and _NUMBERS.issuperset(map(type, chain.from_iterable(xs))):
+    if _LIST.issuperset(map(type, xs)) and FLAT.issuperset(map(type, chain.from_iterable(xs))):
         return sum(map(len, xs)) + xs.count([])
     return -1
 
