@@ -6,6 +6,7 @@ A mixin of ``compile.Compiler``: the methods here use its ``expr``, ``gen``, ``k
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import chain
 from typing import Any
 
@@ -123,7 +124,8 @@ class Calls:
                          "here must take one", node.span)
             if sc.fn is not None:
                 sc.fn.calls.add(uf.name)
-            return lambda S, F: (lambda v: uf.fn(S, v))  # type: ignore[misc]
+            # (uf.fn as it is when the expression runs: memo wrappers are put on after)
+            return lambda S, F: partial(uf.fn, S)  # type: ignore[misc]
         f, t = self.expr(node, sc)
         if t not in ("fn", "any"):
             self.err(f"expected a function like 'x -> ...' here, got {t}", node.span)

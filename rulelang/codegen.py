@@ -334,6 +334,9 @@ def _short(v: Any) -> str:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
+_INT_ONLY = frozenset({int})
+
+
 def _kept_items(v: Any, order_free: bool) -> int:
     """How many items a result holds (the lists inside it counted, a text's characters), or
     -1 when it is not to be remembered: more than MEMO_RESULT_ITEMS, or, for a function keyed
@@ -348,6 +351,8 @@ def _kept_items(v: Any, order_free: bool) -> int:
         if isinstance(v, list):  # a group on the table
             return len(v) if len(v) <= MEMO_RESULT_ITEMS else -1
         return 1
+    if _INT_ONLY.issuperset(map(type, v)):  # cards or numbers (a hand's value): one C scan
+        return len(v) if len(v) <= MEMO_RESULT_ITEMS else -1
     # builtins.leaves written out (no generator step per card): the hands and melds that
     # such results are made of are looked through at every call that is not remembered yet
     stack = [v]

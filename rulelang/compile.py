@@ -19,10 +19,10 @@ from typing import Any, ClassVar
 from . import nodes as N
 from .builtins import charged, nested
 from .calls import Calls, _one_call
+from .cardgroups import attr_reader, card_groups, grouping
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
-from .groups import Group
 from .hoist import UNSET, clause_invariant_calls, invariant_calls, worth_a_slot
 from .limits import (
     MAX_INLINE_TOTAL,
@@ -38,6 +38,7 @@ from .scope import (
     Symbols,
     elem_of,
     flat_attr,
+    flat_table,
     index_value,
     is_local,
     is_scalar,
@@ -252,22 +253,7 @@ class Compiler(Calls, Statements, Operators):
         ctable = own[key][0] if key in own else \
             getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
 
-        def attr(o: Any) -> Any:
-            if type(o) is int and ctable is not None and 0 <= o < len(ctable):
-                return ctable[o]  # a card whose type the checker could not tell
-            if isinstance(o, dict):
-                if key not in o:
-                    raise RuntimeRulesError(f"this record has no field '{key}'")
-                return o[key]
-            if isinstance(o, int) and not isinstance(o, bool) and ctable is not None:
-                table = ctable
-                if 0 <= o < len(table):
-                    return table[o]
-                raise RuntimeRulesError(f"{o!r} is not a card")
-            if isinstance(o, Group) and key in ("owner", "number"):
-                return getattr(o, key)
-            raise RuntimeRulesError(f"cannot take '.{key}' of this value")
-
+        attr = attr_reader(key, ctable)
         if fuse and t in ("any", "record"):
             return self.gen(self.k(item_field(attr, key)) + "({0}, {1})", o, i), "any"
         fa = self.k(attr)
@@ -403,6 +389,8 @@ class Compiler(Calls, Statements, Operators):
         return self.gen("(" + resets + "{0})", f), t
 
     def _comprehension_loop(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
+        if (grouped := self._card_groups(n, sc)) is not None:
+            return grouped
         kids: list[Fn] = []
         parts = []
         span = self.k(n.span)
@@ -441,6 +429,35 @@ class Compiler(Calls, Statements, Operators):
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
             src = self.k(nested_flat if self._zone_subsets(n, sc) else nested) + "(" + src + ")"
         return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+
+    def _card_groups(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str] | None:
+        """``[[x for x in L if x.key == v] for v in V]`` as one pass (cardgroups.py), where
+        ``V`` is a constant list of the key's kind of value (texts or whole numbers) and
+        ``key`` a card attribute; None to compile it as written."""
+        if (found := grouping(n)) is None:
+            return None
+        _l, key, vs, _x = found
+        sym, errors = self.sym, len(self.errors)
+        own = key in sym.card_attrs
+        ctable = sym.card_attrs[key][0] if own else getattr(sym, "card_" + key, None)
+        kind = sym.card_attrs[key][1] if own else CARD_ATTRS.get(key)
+        lf, lt = self.expr(n.elt.clauses[0][1], sc)  # type: ignore[attr-defined]
+        if isinstance(vs, N.ListLit) and all(isinstance(v, N.Const) for v in vs.items):
+            vf = self.lit(self.k([v.value for v in vs.items]))  # type: ignore[attr-defined]
+        else:  # (suits, ranks: a constant already)
+            vf = self.expr(vs, sc)[0]
+        values = vf.ns.ns.get(vf.src) if isinstance(vf, Src) else None
+        want = {"str": str, "int": int}.get(kind or "")
+        if (len(self.errors) > errors or ctable is None or not flat_table(ctable)
+                or elem_of(lt) not in ("any", "card") or type(values) is not list
+                or not re.fullmatch(r"_k\d+", vf.src)
+                or want is None or any(type(v) is not want for v in values)):
+            del self.errors[errors:]  # (the loops as written report them)
+            return None
+        inner = n.elt.span  # (the inner loop's place, where its charge fails)
+        return self.gen(f"{self.k(card_groups)}({{0}}, {{1}}, {self.k(ctable)}, {len(ctable)}, "
+                        f"{self.k(attr_reader(key, ctable))}, {self.k(n.span)}, "
+                        f"{self.k(inner)})", lf, vf), f"list[list[{elem_of(lt)}]]"
 
     def _zone_subsets(self, n: N.Comprehension, sc: Scope) -> bool:
         """Whether the comprehension's items are its last variable, which runs over

@@ -311,6 +311,8 @@ def never_equal(n: Any, types: list[str]) -> list[CheckWarning]:
 def concat(x: Any, y: Any) -> list:
     if len(x) + len(y) > MAX_COLLECTION:
         raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
+    if type(x) is list and type(y) is list:  # (two lists: one new list, no copies first)
+        return nested(x + y)
     return nested(list(x) + list(y))  # (which charges the items)
 
 
