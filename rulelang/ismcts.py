@@ -53,6 +53,7 @@ import time
 from typing import Any
 
 from .errors import RulesError, UsageError
+from .infer import Particles
 from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK, MAX_GAME_WORK, MAX_LOG_MESSAGES
 from .runtime import LIMIT, WORK, OutOfWork
 
@@ -82,7 +83,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
         raise UsageError(f"not an ismcts agent: '{spec}'")
     out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "greedy",
                            "c": UCT_C, "opponents": "policy", "value": "scaled", "known": True,
-                           "deep": DEEP, "guard": GUARD}
+                           "deep": DEEP, "guard": GUARD, "infer": False}
     for p in parts[1:]:
         if p in POLICIES:
             out["rollout"] = p
@@ -92,6 +93,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
             out["value"] = "place"
         elif p == "uniform":
             out["known"] = False
+        elif p == "infer":
+            out["infer"] = True
         elif p in ("turn", "deep"):
             out["deep"] = p == "deep"
         elif p.startswith(("guard=", "c=")):
@@ -112,7 +115,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
                 f"ismcts: '{p}' is not a budget or a setting; write ismcts:ITERATIONS "
                 f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
                 f":greedy or :random (the playouts), :tree (search the other seats' moves "
-                f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :turn or :deep "
+                f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :infer, "
+                f":turn or :deep "
                 f"(docs/agents.md)")
     return out
 
@@ -139,7 +143,7 @@ class ISMCTSAgent:
                  ms: int | None = None, rollout: str = "greedy", c: float = UCT_C,
                  budget: int | None = None, opponents: str = "policy", value: str = "scaled",
                  known: bool = True, deep: bool | None = None,
-                 guard: float | None = None) -> None:
+                 guard: float | None = None, infer: bool = False) -> None:
         self.rng = random.Random(seed)
         self.opponents = opponents
         self.iterations = iterations
@@ -161,6 +165,10 @@ class ISMCTSAgent:
         # the greedy policy's move is played unless another's mean beats it by this many
         # standard errors (0: the most visited move, as plain IS-MCTS)
         self.guard = GUARD if guard is None else guard
+        # samples drawn from worlds weighted by the others' moves (infer.py), made at the
+        # first decision with a heuristic
+        self.infer = infer
+        self._particles: Particles | None = None
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -182,6 +190,12 @@ class ISMCTSAgent:
         self._left = left
         default = self._default(state, seat, h, n) if self.guard else None
         left = self._left
+        particles = None
+        if self.infer and h is not None:
+            if self._particles is None:
+                self._particles = Particles(seat, self.rng, h, self.budget // 4)
+            particles = self._particles
+            particles.update(state, self.known)
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -190,7 +204,9 @@ class ISMCTSAgent:
             if left <= 0:
                 break
             done += 1
-            world = state.determinize(seat, self.rng, self.known)
+            world = particles.sample() if particles is not None else None
+            if world is None:
+                world = state.determinize(seat, self.rng, self.known)
             world.auto_continue = False
             world.work_done = 0
             world.max_work = min(world.max_work, left)
