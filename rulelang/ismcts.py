@@ -30,8 +30,9 @@ early with weak hands); a change, not a level, so where the match already stood 
 
 Samples (``State.determinize``) keep the cards the seat saw go into a hidden place there (a
 card another seat took from a face-up pile stays in its hand: known.py; ``:uniform`` deals
-every unseen card anew). The tree stops where another seat moves (``:deep`` keeps the seat's
-later moves in it too). And the move played is the greedy policy's own (judged as the
+every unseen card anew; ``:infer`` draws them from worlds weighted by how likely the others'
+moves of the round were in each under the greedy policy: infer.py). The tree stops where
+another seat moves (``:deep`` keeps the seat's later moves in it too). And the move played is the greedy policy's own (judged as the
 ``greedy`` bot judges) unless the search found another better by ``guard`` standard errors:
 a few hundred iterations estimate a move's worth to a few hundredths, and a search that plays
 its noisy best plays worse than the policy it improves on wherever the moves differ by less.
@@ -76,8 +77,9 @@ def parse_spec(spec: str) -> dict[str, Any]:
     ``:tree`` (the other seats' moves searched too, not played by the policy), ``:c=1.2``
     (the UCB constant), ``:place`` (results by places, not by scaled heuristic differences),
     ``:uniform`` (samples deal every unseen card anew, the cards seen going into hidden
-    places too) and ``:turn``/``:deep`` (the tree stops where another seat moves, or not):
-    the agent's settings, or a usage error."""
+    places too), ``:infer`` (samples drawn from worlds weighted by how likely the others'
+    moves were in them, infer.py) and ``:turn``/``:deep`` (the tree stops where another seat
+    moves, or not): the agent's settings, or a usage error."""
     parts = spec.strip().lower().split(":")
     if parts[0] != "ismcts":
         raise UsageError(f"not an ismcts agent: '{spec}'")
