@@ -32,10 +32,11 @@ Samples (``State.determinize``) keep the cards the seat saw go into a hidden pla
 card another seat took from a face-up pile stays in its hand: known.py; ``:uniform`` deals
 every unseen card anew; ``:infer`` draws them from worlds weighted by how likely the others'
 moves of the round were in each under the greedy policy: infer.py). The tree stops where
-another seat moves (``:deep`` keeps the seat's later moves in it too). And the move played is the greedy policy's own (judged as the
-``greedy`` bot judges) unless the search found another better by ``guard`` standard errors:
-a few hundred iterations estimate a move's worth to a few hundredths, and a search that plays
-its noisy best plays worse than the policy it improves on wherever the moves differ by less.
+another seat moves (``:deep`` keeps the seat's later moves in it too). And the move played
+is the greedy policy's own (judged as the ``greedy`` bot judges) unless the search found
+another better by ``guard`` standard errors: a few hundred iterations estimate a move's worth
+to a few hundredths, and a search that plays its noisy best plays worse than the policy it
+improves on wherever the moves differ by less.
 
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
