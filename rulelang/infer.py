@@ -157,7 +157,8 @@ class Particles:
                 self.worlds[k], f = self._step(P, text, judged, mover)
                 self.weights[k] *= f
                 _agree(self.worlds[k], after, seat)
-            except _Dead:
+            except (_Dead, ValueError, IndexError, KeyError):
+                # (a card not where the view says: this world cannot be made to agree)
                 self.weights[k] = 0.0
             if self.left <= 0:
                 raise RulesError("the filter's budget of work is spent")
