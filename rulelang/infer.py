@@ -35,6 +35,7 @@ round has rules it cannot replay (a choice under way), the samples are plain one
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from typing import Any
 
 from .errors import RulesError
@@ -62,6 +63,7 @@ class Particles:
         self.h = h
         self.n = n
         self.budget = budget  # work the filter may do in one decision
+        self.left = budget  # what is left of it in this one
         self.worlds: list[Any] = []
         self.weights: list[float] = []
         self.round: Any = None  # (the watched state, its round) the worlds belong to
@@ -121,15 +123,8 @@ class Particles:
         shuffled anew, with a generator of its own; None when the filter is off."""
         if self.off or not self._cum:
             return None
-        r = self.rng.random() * self._cum[-1]
-        lo, hi = 0, len(self._cum) - 1
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self._cum[mid] > r:
-                hi = mid
-            else:
-                lo = mid + 1
-        s = self.worlds[lo].clone(share_rng=True)
+        i = bisect_right(self._cum, self.rng.random() * self._cum[-1])
+        s = self.worlds[min(i, self.n - 1)].clone(share_rng=True)
         _restocked(s, self.seat, self.rng)
         s.reseed(self.rng.random())
         s.forget_legal()
