@@ -28,7 +28,8 @@ def exact_fallback(head: list[str], params: list[str], items: list[str], args: s
               if line.endswith("hit = get(key)  # (value, cost): never None"))
     ind = head[at][:len(head[at]) - len(head[at].lstrip())]
     assert head[at + 1] == ind[4:] + "except TypeError:"
-    head[at + 2:at + 3] = [f"{ind}try:", f"{ind}    key = {key}", f"{ind}    hit = get(key)",
-                           f"{ind}    loose = False", f"{ind}except TypeError:",
-                           f"{ind}    return inner({args})"]
+    end = next(i for i in range(at + 2, len(head)) if head[i] == f"{ind}return inner({args})")
+    head[at + 2:end + 1] = [f"{ind}try:", f"{ind}    key = {key}", f"{ind}    hit = get(key)",
+                            f"{ind}    loose = False", f"{ind}except TypeError:",
+                            *("    " + line for line in head[at + 2:end + 1])]
     head.insert(0, "    loose = True")

@@ -37,6 +37,19 @@ def _items_inside(xs: list, limit: int, message: str) -> int:
     return n
 
 
+_LIST = frozenset({list})
+FLAT = frozenset({int, float, bool, type(None)})  # values one comparison looks at at once
+
+
+def flat_lists(xs: list) -> int:
+    """For a list of lists of numbers only (a list of hand values): the sum of what
+    ``builtins.deep_items`` gives for each (its length, 1 if empty), whose charges one at a
+    time run out of work exactly when their sum does; -1 for anything else."""
+    if _LIST.issuperset(map(type, xs)) and FLAT.issuperset(map(type, chain.from_iterable(xs))):
+        return sum(map(len, xs)) + xs.count([])
+    return -1
+
+
 def leaves(v: Any, limit: int) -> Iterator[Any]:
     """The items of ``v`` and of the lists inside it, down to what is not a list; a value with
     more than ``limit`` of them is an error. Lists can share lists (``a = [a, a]`` in a loop
