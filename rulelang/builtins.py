@@ -106,21 +106,17 @@ def compared(xs: list, times: int = 1) -> None:
     """Charge what comparing the items of ``xs`` with one another may look at beyond one
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
-    if not xs:
-        return
-    try:  # numbers only (the commonest lists: cards, seats, scores): summed in C, many
-        t = type(sum(xs))  # times faster than the types' test below; a sum of whole and
-        if t is int or t is float:  # decimal numbers is one only if every item is one
+    try:  # numbers only (cards, seats, scores), told in C: a sum of whole and decimal
+        if not xs or type(sum(xs)) in (int, float):  # numbers is one only if each item is
             return
-    except TypeError:  # a text, list, record or none among them: the test below
+    except TypeError:  # a text, list, record or none among them
         pass
-    if not _FLAT.issuperset(map(type, xs)):
-        if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
-            charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
-            return
-        for x in xs:  # charged one by one: the walk stops where the allowance runs out
-            if type(x) not in _FLAT:
-                charge(times * deep_items(x))
+    if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
+        charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
+        return
+    for x in xs:  # charged one by one: the walk stops where the allowance runs out
+        if type(x) not in _FLAT:
+            charge(times * deep_items(x))
 
 
 def ch(v: Any) -> Any:
