@@ -169,3 +169,50 @@ def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
     if owed:
         charge(owed)
     return nat, w
+
+
+# (a lambda loop's site, its closure values) -> {item: (key, work it cost)}: ``keyed``'s
+_KEYS: Tables = {}
+_MAX_KEYS = 4_096  # items remembered per table (whole numbers: cards, mostly)
+_PLAIN = (int, str, bool, float, type(None))
+
+
+def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list:
+    """``[fn(x) for x in xs]``, the keys of a ``sort``/``group_by``/``lowest``/``highest``
+    of a written-out lambda whose body reads nothing but its item's attributes and the
+    values ``vals`` (numbers, texts, lists of them: ``c -> (if c.rank in w then 0 else
+    1)``): as ``table_of``'s, its plain answers for a whole number (a card) are remembered
+    per ``site`` and values, each with the work it cost, charged again when read."""
+    frozen = []
+    for v in vals:
+        f = _frozen(v)
+        if f is None:  # a record, a group...: no table
+            return [fn(x) for x in xs]
+        frozen.append(f)
+    key = (site, tuple(frozen))
+    tab = _KEYS.get(key)
+    if tab is None:
+        if len(_KEYS) >= _MAX_TABLES:
+            _KEYS.clear()
+        tab = _KEYS[key] = {}
+    get = tab.get
+    out = []
+    owed = 0  # the work of the keys read, charged before anything else is worked out
+    for x in xs:
+        got = get(x) if type(x) is int else None
+        if got is None:
+            if owed:
+                charge(owed)
+                owed = 0
+            w = WORK[0]
+            v = fn(x)
+            if type(x) is int and (type(v) in _PLAIN or isinstance(v, str)) \
+                    and len(tab) < _MAX_KEYS:
+                tab[x] = (v, w - WORK[0])
+            out.append(v)
+        else:
+            out.append(got[0])
+            owed += got[1]
+    if owed:
+        charge(owed)
+    return out
