@@ -50,8 +50,11 @@ def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
         cells = fn.__closure__
     except AttributeError:
         return None
+    # (keyed by the code's id, not the code: hashing a code object hashes all its bytecode,
+    # ~2,000 instructions a call; the table keeps its code, so an id used again by another
+    # code object once this one is gone finds a table that is not its own)
     if cells is None:
-        key: Any = code
+        key: Any = id(code)
     elif type(cells) is tuple:
         vals = []
         for cell in cells:
@@ -71,15 +74,22 @@ def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
             if f is None:
                 return None
             vals.append(f)
-        key = (code, tuple(vals))
+        key = (id(code), tuple(vals))
     else:
         return None
     got = tables.get(key)
-    if got is None:
+    if got is None or got.code is not code:
         if len(tables) >= _MAX_TABLES:
             tables.clear()
-        got = tables[key] = {}
+        got = tables[key] = _Table()
+        got.code = code
     return got
+
+
+class _Table(dict):
+    """A table of answers by card id, and the code it answers for (``table_of``)."""
+
+    __slots__ = ("code",)
 
 
 def answer(fn: Callable[[Any], Any], tab: dict[int, tuple[Any, int]], c: Any) -> Any:
