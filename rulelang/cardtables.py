@@ -181,6 +181,36 @@ def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
     return nat, w
 
 
+def split_ranks(cs: list, wild: Callable[[Any], Any], tables: Tables, rank: Any
+                ) -> tuple[int, dict[Any, list[int]], list[int]] | None:
+    """``split_wild``'s answer with the natural cards grouped by ``rank[c]`` (each group in
+    order): how many natural cards, their groups, the wild cards; None (nothing charged)
+    unless every card's answer is in ``wild``'s table and every rank can be read, where
+    ``split_wild`` and then the grouping give the same, charged the same."""
+    tab = table_of(wild, tables)
+    if tab is None:
+        return None
+    get = tab.get
+    ranks: dict[Any, list[int]] = {}
+    w: list[int] = []
+    owed = 0
+    try:
+        for c in cs:
+            got = get(c) if type(c) is int else None
+            if got is None:
+                return None
+            owed += got[1]
+            if got[0]:
+                w.append(c)
+            else:
+                ranks.setdefault(rank[c], []).append(c)
+    except (IndexError, TypeError):
+        return None
+    if owed:
+        charge(owed)
+    return len(cs) - len(w), ranks, w
+
+
 # (a lambda loop's site, its closure values) -> {item: (key, work it cost)}: ``keyed``'s
 _KEYS: Tables = {}
 _MAX_KEYS = 4_096  # items remembered per table (whole numbers: cards, mostly)

@@ -419,11 +419,12 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     # card, as itself)
     items = [f"map(fget{i}, {p}, {p})" if i < len(faces) and faces[i] else p
              for i, p in enumerate(params)]
-    # an order-free list is summed first: a list holding lists (which sorting would compare
-    # item by item, uncharged) is refused at once with a TypeError, and is then not keyed
+    # an order-free list is hashed first: a list holding lists or records (which sorting
+    # would compare item by item, uncharged) is refused at once with a TypeError, and is then
+    # not keyed (numbers and texts are keyed: ``sum`` refused texts, such as ranks, too)
     # (the type of a0 is in ``t`` already: see ``size``)
     keys = [f"(tuple(sorted({it})) if {'t' if p == 'a0' else f'type({p})'} is list and "
-            f"(sum({p}) or 1) else {p})" if k_free
+            f"(hash(tuple({p})) or 1) else {p})" if k_free
             else f"(tuple({it}) if {'t' if p == 'a0' else f'type({p})'} is list else {p})"
             for p, it, k_free in zip(params, items, order_free or (False,) * k)]
     key = keys[0] if k == 1 else "(" + ", ".join(keys) + ("," if k == 1 else "") + ")"
@@ -459,13 +460,14 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"        return inner({args})"]
     if k == 1:
         # the same for one argument, a list (a hand) tested for first: fewer steps a call
-        # (the order-free key's sum() only refuses a list of lists, as in ``keys``)
+        # (the order-free key's hash() only refuses a list of lists, as in ``keys``)
         free1 = bool(order_free and order_free[0])
         head = ["    if type(a0) is list:",
                 *("    " + line for line in head[1:] if "t = type" not in line)]
         head[1] = "        n = len(a0)"
         at = head.index("            key = " + key)
-        head[at:at + 1] = (["            sum(a0)", f"            key = tuple(sorted({items[0]}))"]
+        head[at:at + 1] = (["            hash(tuple(a0))",
+                            f"            key = tuple(sorted({items[0]}))"]
                            if free1 else [f"            key = tuple({items[0]})"])
         if free1 and weights and MEMO_KEY_ITEMS < 512:
             # (MARK, sum): no list's sorted key holds MARK, nor is any argument one
@@ -521,7 +523,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     cache, mine = pool.add()
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
-                                           "TypeError": TypeError, "sum": sum, "str": str},
+                                           "TypeError": TypeError, "sum": sum, "str": str,
+                                           "hash": hash},
                           "inner": inner, "cache": cache, "get": cache.get,
                           "map": map, "wt": weights, "MARK": object(),
                           **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
