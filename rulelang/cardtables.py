@@ -211,18 +211,17 @@ def split_ranks(cs: list, wild: Callable[[Any], Any], tables: Tables, rank: Any
     return len(cs) - len(w), ranks, w
 
 
-# (a lambda loop's site, its closure values) -> {item: (key, work it cost)}: ``keyed``'s
+# (a lambda loop's site, its closure values) -> {card id: (key, work it cost)}: ``keyed``'s
 _KEYS: Tables = {}
-_MAX_KEYS = 4_096  # items remembered per table (whole numbers: cards, mostly)
-_PLAIN = (int, str, bool, float, type(None))
 
 
 def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list:
     """``[fn(x) for x in xs]``, the keys of a ``sort``/``group_by``/``lowest``/``highest``
     of a written-out lambda whose body reads nothing but its item's attributes and the
     values ``vals`` (numbers, texts, lists of them: ``c -> (if c.rank in w then 0 else
-    1)``): as ``table_of``'s, its plain answers for a whole number (a card) are remembered
-    per ``site`` and values, each with the work it cost, charged again when read."""
+    1)``): as ``table_of``'s, its answers for a whole number (a card: the body reads it from
+    the deck's tables, else fails) are remembered per ``site`` and values, each with the
+    work it cost, charged again when read (keys are only compared: none is handed on)."""
     frozen = []
     for v in vals:
         f = _frozen(v)
@@ -244,12 +243,7 @@ def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list
             if owed:
                 charge(owed)
                 owed = 0
-            w = WORK[0]
-            v = fn(x)
-            if type(x) is int and (type(v) in _PLAIN or isinstance(v, str)) \
-                    and len(tab) < _MAX_KEYS:
-                tab[x] = (v, w - WORK[0])
-            out.append(v)
+            out.append(answer(fn, tab, x))
         else:
             out.append(got[0])
             owed += got[1]

@@ -146,8 +146,8 @@ class Operators:
         if op == "*":
             if _sized_times_constant(n, a, b, self.sym.functions):
                 return self.gen("({0} * {1})", a, b), t
-            fmt = mul_by_constant(a, b, self.k(mul_values)) or \
-                _times_named_constant(a, b, self.k(mul_values), self.k(float))
+            fmt = mul_by_constant(a, b, self.k(mul_values), (const_of(a), const_of(b)),
+                                  self.k(float))
             return self.gen(fmt or self.k(mul_values) + "({0}, {1})", a, b), t
         if op in ("-", "/", "//", "%"):
             return self.gen("({0} " + op + " {1})", a, b), "num" if op == "/" else t
@@ -248,26 +248,6 @@ def _kept(op: str, fs: list[Fn]) -> list[Fn]:
         elif i == len(fs) - 1:
             out.append(f)
     return out
-
-
-def _times_named_constant(a: Any, b: Any, k: str, fl: str) -> str:
-    """``a * b`` where one side is a number the rules wrote out that is kept as a constant
-    (``-4``, ``0.5``) and the other is read cheaply twice: ``mul_values`` written out as
-    ``mul_by_constant`` does for a whole number, and for a decimal one a plain product of
-    a number (``mul_values`` checks no bound then; ``fl``: ``float``'s name); '' where it
-    does not apply."""
-    for i, f in enumerate((a, b)):
-        v, other = const_of(f), (a, b)[1 - i]
-        if type(v) not in (int, float) or not is_local(other):
-            continue
-        x = f"{{{1 - i}}}"
-        if type(v) is float:
-            return (f"({{0}} * {{1}} if type({x}) is int or type({x}) is {fl} "
-                    f"else {k}({{0}}, {{1}}))")
-        bound = MAX_NUMBER // max(1, abs(v))
-        return (f"({{0}} * {{1}} if type({x}) is int and -{bound} <= {x} <= {bound} "
-                f"else {k}({{0}}, {{1}}))")
-    return ""
 
 
 def _sized_times_constant(n: N.BinOp, a: Any, b: Any, functions: Any) -> bool:
