@@ -106,9 +106,9 @@ def compared(xs: list, times: int = 1) -> None:
     """Charge what comparing the items of ``xs`` with one another may look at beyond one
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
-    try:  # numbers only (cards, seats, scores), told in C: a sum of whole and decimal
-        if not xs or type(sum(xs)) in (int, float):  # numbers is one only if each item is
-            return
+    try:  # numbers (cards, seats, scores), told in C: a sum of whole and decimal numbers
+        if not xs or (type(xs[0]) in _NUM and type(sum(xs)) in _NUM):  # is one only if each
+            return  # item is (texts are not summed: a TypeError raised costs more)
     except TypeError:  # a text, list, record or none among them
         pass
     if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters

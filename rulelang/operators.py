@@ -146,8 +146,9 @@ class Operators:
         if op == "*":
             if _sized_times_constant(n, a, b, self.sym.functions):
                 return self.gen("({0} * {1})", a, b), t
-            fmt = mul_by_constant(a, b, self.k(mul_values), (const_of(a), const_of(b)),
-                                  self.k(float))
+            consts = (const_of(a), const_of(b))
+            fmt = mul_by_constant(a, b, self.k(mul_values), consts, self.k(float) if
+                                  float in map(type, consts) else "")
             return self.gen(fmt or self.k(mul_values) + "({0}, {1})", a, b), t
         if op in ("-", "/", "//", "%"):
             return self.gen("({0} " + op + " {1})", a, b), "num" if op == "/" else t
