@@ -18,9 +18,10 @@ from .display import plain_text, seat_name
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
+from .walks import FLAT as _FLAT
+from .walks import flat_lists, nested, numbers_only
 from .walks import key_text as key_text
 from .walks import leaves as leaves
-from .walks import nested
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,7 @@ def items_of(xs: Any) -> list:
 
 
 # values that one comparison looks at in one go: anything else (a list, a text, a record) is
-# compared item by item, and that is work
-_FLAT = frozenset({int, float, bool, type(None)})
+# compared item by item, and that is work (walks.FLAT)
 _FLAT_TEXT = _FLAT | {str}
 _NUM = frozenset({int, float})
 # a text this short is compared in about the time of one unit of work (a card's rank, a name)
@@ -106,17 +106,16 @@ def compared(xs: list, times: int = 1) -> None:
     """Charge what comparing the items of ``xs`` with one another may look at beyond one
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
-    try:  # numbers (cards, seats, scores), told in C: a sum of whole and decimal numbers
-        if not xs or (type(xs[0]) in _NUM and type(sum(xs)) in _NUM):  # is one only if each
-            return  # item is (texts are not summed: a TypeError raised costs more)
-    except TypeError:  # a text, list, record or none among them
-        pass
-    if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
-        charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
-        return
-    for x in xs:  # charged one by one: the walk stops where the allowance runs out
-        if type(x) not in _FLAT:
-            charge(times * deep_items(x))
+    if xs and not numbers_only(xs) and not _FLAT.issuperset(map(type, xs)):
+        if (n := flat_lists(xs)) >= 0:  # lists of numbers (hand values): charged at once
+            charge(times * n)
+            return
+        if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
+            charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
+            return
+        for x in xs:  # charged one by one: the walk stops where the allowance runs out
+            if type(x) not in _FLAT:
+                charge(times * deep_items(x))
 
 
 def ch(v: Any) -> Any:

@@ -6,6 +6,7 @@ A mixin of ``compile.Compiler``: the methods here use its ``expr``, ``gen``, ``k
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import chain
 from typing import Any
 
@@ -56,6 +57,7 @@ from .scope import (
     result_type,
     slot_of,
 )
+from .scope import one_call as _one_call
 
 MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
 
@@ -122,7 +124,8 @@ class Calls:
                          "here must take one", node.span)
             if sc.fn is not None:
                 sc.fn.calls.add(uf.name)
-            return lambda S, F: (lambda v: uf.fn(S, v))  # type: ignore[misc]
+            # (uf.fn as it is when the expression runs: memo wrappers are put on after)
+            return lambda S, F: partial(uf.fn, S)  # type: ignore[misc]
         f, t = self.expr(node, sc)
         if t not in ("fn", "any"):
             self.err(f"expected a function like 'x -> ...' here, got {t}", node.span)
@@ -169,9 +172,11 @@ class Calls:
                            and a.id in self.sym.globals and a.id not in sc.slots else t
                            for a, t in zip(n.args, types)], self.sym.card_name)
             self.text_writers.append(impl)  # globals' types: known at the end (build.py)
-        if (b.name == "top" and len(argfs) == 1 and isinstance(argfs[0], Src)
-                and _one_call(argfs[0].src, "S.zones[", "[]")):
-            return self.gen(f"{self.k(top_of_zone)}({{0}})", *argfs), ret  # a zone: a list
+        if (b.name in ("top", "first") and len(argfs) == 1 and isinstance(argfs[0], Src)
+                and (_one_call(argfs[0].src, "S.zones[", "[]")
+                     or isinstance(n.args[0], (N.Comprehension, N.ListLit)))):
+            # a zone, or a list just made: a list, taken without _top's checks
+            return self.gen(f"{self.k(top_of_zone)}({{0}})", *argfs), ret
         if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
             a = argfs[0]
             if isinstance(a, Src) and _one_call(a.src, "S.group_list("):
@@ -303,14 +308,12 @@ class Calls:
             idx, _ = self.expr(node.index, sc)
             return self.gen(f"({base} + {{0}})", idx), False
         f, t = self.expr(node, sc)
-        f = fn_of(f)
         if t in ("group", "any"):
             # id of a zone's list -> the zone it was found to be, checked at each use (a
             # state's zones keep their lists; another state's, or a list since freed, miss)
             found: dict[int, int] = {}
 
-            def group_zone(S: Any, F: list) -> int:
-                g = f(S, F)
+            def group_zone(S: Any, g: Any) -> int:
                 if isinstance(g, Group):
                     return g.zid
                 if type(g) is list:
@@ -333,7 +336,8 @@ class Calls:
                     what = brief(g)
                 raise RuntimeRulesError(f"expected a zone or a group on the table here, got "
                                         f"{what}")
-            return group_zone, False
+            # the value's source spliced in, not a closure called for it
+            return self.gen(self.k(group_zone) + "(S, {0})", f), False
         self.err(f"expected a zone here (one of {', '.join(sym.zones)}), got {t}", node.span)
         return (lambda S, F: 0), False
 
@@ -494,17 +498,3 @@ class Calls:
         self._held.update((id(c), body.new_slot(f"@held{id(c)}")) for c in calls)
         self._held_scopes.update(scopes)
         return keys + list(scopes)
-
-
-def _one_call(src: str, head: str, brackets: str = "()") -> bool:
-    """Whether ``src`` is one call ``head...)`` whose argument list runs to its end (or one
-    subscript ``head...]``, with ``brackets`` "[]")."""
-    opening, closing = brackets
-    if not (src.startswith(head) and src.endswith(closing)):
-        return False
-    depth = 1
-    for ch in src[len(head):-1]:
-        depth += (ch == opening) - (ch == closing)
-        if depth == 0:
-            return False
-    return depth == 1

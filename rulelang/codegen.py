@@ -334,6 +334,9 @@ def _short(v: Any) -> str:
     return text if len(text) <= 70 else text[:67] + "..."
 
 
+_INT_ONLY = frozenset({int})
+
+
 def _kept_items(v: Any, order_free: bool) -> int:
     """How many items a result holds (the lists inside it counted, a text's characters), or
     -1 when it is not to be remembered: more than MEMO_RESULT_ITEMS, or, for a function keyed
@@ -348,6 +351,8 @@ def _kept_items(v: Any, order_free: bool) -> int:
         if isinstance(v, list):  # a group on the table
             return len(v) if len(v) <= MEMO_RESULT_ITEMS else -1
         return 1
+    if _INT_ONLY.issuperset(map(type, v)):  # cards or numbers (a hand's value): one C scan
+        return len(v) if len(v) <= MEMO_RESULT_ITEMS else -1
     # builtins.leaves written out (no generator step per card): the hands and melds that
     # such results are made of are looked through at every call that is not remembered yet
     stack = [v]
@@ -447,16 +452,17 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"    if n > {MEMO_KEY_ITEMS}:  # big keys would fill the memory over a long run",
         f"        return inner({args})",
         "    w = WORK[0] - n  # the key is built from the arguments' items",
-        "    WORK[0] = w",
         "    if w < 0:",
         "        out_of_work()",
         "    if seen[2]:",
+        "        WORK[0] = w",
         "        seen[2] -= 1",
         f"        return inner({args})",
         "    try:",
         f"        key = {key}",
         "        hit = get(key)  # (value, cost): never None",
         "    except TypeError:",
+        "        WORK[0] = w",
         f"        return inner({args})"]
     if k == 1:
         # the same for one argument, a list (a hand) tested for first: fewer steps a call
@@ -472,18 +478,18 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         if free1 and weights and MEMO_KEY_ITEMS < 512:
             # (MARK, sum): no list's sorted key holds MARK, nor is any argument one
             at = head.index("        try:")
-            head[at:at + 6] = [
+            head[at:at + 7] = [
                 "        try:", "            s = 0", "            for c in a0:",
-                "                s += wt[c]", "            hit = get((MARK, s))",
-                "            key = (MARK, s)", "        except (KeyError, TypeError):",
-                "            try:", *("    " + line for line in head[at + 1:at + 6])]
+                "                s += wt[c]", "            key = (MARK, s)",
+                "            hit = get(key)", "        except (KeyError, TypeError):",
+                "            try:", *("    " + line for line in head[at + 1:at + 7])]
         head += ["    else:", "        t = type(a0)", f"        n = {size}",
                  f"        if n > {MEMO_KEY_ITEMS}:", f"            return inner({args})",
-                 "        w = WORK[0] - n", "        WORK[0] = w", "        if w < 0:",
-                 "            out_of_work()", "        if seen[2]:", "            seen[2] -= 1",
-                 f"            return inner({args})", "        try:",
+                 "        w = WORK[0] - n", "        if w < 0:",
+                 "            out_of_work()", "        if seen[2]:", "            WORK[0] = w",
+                 "            seen[2] -= 1", f"            return inner({args})", "        try:",
                  "            hit = get(a0)", "        except TypeError:",
-                 f"            return inner({args})", "        key = a0"]
+                 "            WORK[0] = w", f"            return inner({args})", "        key = a0"]
     src = "\n".join([
         f"def _m({args}):",
         *head,
@@ -491,9 +497,11 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "        seen[1] += 1",
         "        cost = hit[1]",
         "        if w < cost:",
+        "            WORK[0] = w",
         f"            return inner({args})",
         "        WORK[0] = w - cost",
         "        return hit[0]",
+        "    WORK[0] = w",
         "    seen[0] += 1",
         f"    if seen[0] >= {MEMO_PROBE}:",
         "        hits = seen[1]",
@@ -502,7 +510,6 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "            forget()",
         f"            seen[2] = {MEMO_PAUSE}",
         f"            return inner({args})",
-        "    w = WORK[0]",
         f"    v = inner({args})",
         f"    r = _kept_items(v, {free})",
         "    if r >= 0:",

@@ -19,10 +19,10 @@ from typing import Any, ClassVar
 from . import nodes as N
 from .builtins import charged, nested
 from .calls import Calls, _one_call
+from .cardgroups import attr_reader, card_groups, grouping
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
-from .groups import Group
 from .hoist import UNSET, clause_invariant_calls, invariant_calls, worth_a_slot
 from .limits import (
     MAX_INLINE_TOTAL,
@@ -38,9 +38,11 @@ from .scope import (
     Symbols,
     elem_of,
     flat_attr,
+    flat_table,
     index_value,
     is_local,
     is_scalar,
+    item_field,
     join_src,
     slot_of,
     work_range,
@@ -219,8 +221,18 @@ class Compiler(Calls, Statements, Operators):
             v = self.sym.options[n.name]
             t = "bool" if isinstance(v, bool) else "num" if isinstance(v, (int, float)) else "str"
             return self.e_Const(N.Const(n.span, v), sc)[0], t
-        obj, t = self.expr(n.obj, sc)
         own = self.sym.card_attrs  # the deck's own attributes (decks.py)
+        ix = n.obj  # xs[i].f, a field of a record in a list: read by one call (item_field)
+        fuse = (isinstance(ix, N.Index) and n.name not in own and n.name not in CARD_ATTRS
+                and not (isinstance(ix.obj, N.Name) and ix.obj.id not in sc.slots)
+                and id(ix) not in self._hoisted
+                and id(ix) not in self._held)
+        if fuse:
+            o, ot = self.expr(ix.obj, sc)
+            i = self.expr(ix.index, sc)[0]
+            obj, t = self._index_tail(ix, o, ot, i)
+        else:
+            obj, t = self.expr(n.obj, sc)
         if n.name in own and t == "card":
             return self.gen(self.k(own[n.name][0]) + "[{0}]", obj), own[n.name][1]
         if n.name in CARD_ATTRS and t == "card":
@@ -241,22 +253,9 @@ class Compiler(Calls, Statements, Operators):
         ctable = own[key][0] if key in own else \
             getattr(self.sym, "card_" + key) if key in CARD_ATTRS else None
 
-        def attr(o: Any) -> Any:
-            if type(o) is int and ctable is not None and 0 <= o < len(ctable):
-                return ctable[o]  # a card whose type the checker could not tell
-            if isinstance(o, dict):
-                if key not in o:
-                    raise RuntimeRulesError(f"this record has no field '{key}'")
-                return o[key]
-            if isinstance(o, int) and not isinstance(o, bool) and ctable is not None:
-                table = ctable
-                if 0 <= o < len(table):
-                    return table[o]
-                raise RuntimeRulesError(f"{o!r} is not a card")
-            if isinstance(o, Group) and key in ("owner", "number"):
-                return getattr(o, key)
-            raise RuntimeRulesError(f"cannot take '.{key}' of this value")
-
+        attr = attr_reader(key, ctable)
+        if fuse and t in ("any", "record"):
+            return self.gen(self.k(item_field(attr, key)) + "({0}, {1})", o, i), "any"
         fa = self.k(attr)
         if ctable is not None and is_local(obj):
             # mostly a card: look it up inline, call for anything else
@@ -305,7 +304,10 @@ class Compiler(Calls, Statements, Operators):
 
                 return lookup, "num"
         obj, t = self.expr(n.obj, sc)
-        idx, _it = self.expr(n.index, sc)
+        return self._index_tail(n, obj, t, self.expr(n.index, sc)[0])
+
+    def _index_tail(self, n: N.Index, obj: Fn, t: str, idx: Fn) -> tuple[Fn, str]:
+        """``obj[idx]`` of a list, record or text (their parts compiled, of type ``t``)."""
         if t in ("int", "num", "bool", "card", "seat", "none"):
             self.err(f"cannot index {t} with [...]", n.span)
         # one call of index_value with both parts spliced in (not a closure calling two)
@@ -387,6 +389,8 @@ class Compiler(Calls, Statements, Operators):
         return self.gen("(" + resets + "{0})", f), t
 
     def _comprehension_loop(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
+        if (grouped := self._card_groups(n, sc)) is not None:
+            return grouped
         kids: list[Fn] = []
         parts = []
         span = self.k(n.span)
@@ -425,6 +429,35 @@ class Compiler(Calls, Statements, Operators):
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
             src = self.k(nested_flat if self._zone_subsets(n, sc) else nested) + "(" + src + ")"
         return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+
+    def _card_groups(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str] | None:
+        """``[[x for x in L if x.key == v] for v in V]`` as one pass (cardgroups.py), where
+        ``V`` is a constant list of the key's kind of value (texts or whole numbers) and
+        ``key`` a card attribute; None to compile it as written."""
+        if (found := grouping(n)) is None:
+            return None
+        _l, key, vs, _x = found
+        sym, errors = self.sym, len(self.errors)
+        own = key in sym.card_attrs
+        ctable = sym.card_attrs[key][0] if own else getattr(sym, "card_" + key, None)
+        kind = sym.card_attrs[key][1] if own else CARD_ATTRS.get(key)
+        lf, lt = self.expr(n.elt.clauses[0][1], sc)  # type: ignore[attr-defined]
+        if isinstance(vs, N.ListLit) and all(isinstance(v, N.Const) for v in vs.items):
+            vf = self.lit(self.k([v.value for v in vs.items]))  # type: ignore[attr-defined]
+        else:  # (suits, ranks: a constant already)
+            vf = self.expr(vs, sc)[0]
+        values = vf.ns.ns.get(vf.src) if isinstance(vf, Src) else None
+        want = {"str": str, "int": int}.get(kind or "")
+        if (len(self.errors) > errors or ctable is None or not flat_table(ctable)
+                or elem_of(lt) not in ("any", "card") or type(values) is not list
+                or not re.fullmatch(r"_k\d+", vf.src)
+                or want is None or any(type(v) is not want for v in values)):
+            del self.errors[errors:]  # (the loops as written report them)
+            return None
+        inner = n.elt.span  # (the inner loop's place, where its charge fails)
+        return self.gen(f"{self.k(card_groups)}({{0}}, {{1}}, {self.k(ctable)}, {len(ctable)}, "
+                        f"{self.k(attr_reader(key, ctable))}, {self.k(n.span)}, "
+                        f"{self.k(inner)})", lf, vf), f"list[list[{elem_of(lt)}]]"
 
     def _zone_subsets(self, n: N.Comprehension, sc: Scope) -> bool:
         """Whether the comprehension's items are its last variable, which runs over

@@ -304,6 +304,8 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         self._apply_entry(*entry)
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
+        if self.watch is not None:  # a bot infers hands from the moves (known.watched)
+            self.note_move(action, args)
         act = action.act
         if act is None or self.record or action.step is None:
             self._apply_general(action, args)

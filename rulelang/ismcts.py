@@ -30,11 +30,13 @@ early with weak hands); a change, not a level, so where the match already stood 
 
 Samples (``State.determinize``) keep the cards the seat saw go into a hidden place there (a
 card another seat took from a face-up pile stays in its hand: known.py; ``:uniform`` deals
-every unseen card anew). The tree stops where another seat moves (``:deep`` keeps the seat's
-later moves in it too). And the move played is the greedy policy's own (judged as the
-``greedy`` bot judges) unless the search found another better by ``guard`` standard errors:
-a few hundred iterations estimate a move's worth to a few hundredths, and a search that plays
-its noisy best plays worse than the policy it improves on wherever the moves differ by less.
+every unseen card anew; ``:infer`` draws them from worlds weighted by how likely the others'
+moves of the round were in each under the greedy policy: infer.py). The tree stops where
+another seat moves (``:deep`` keeps the seat's later moves in it too). And the move played
+is the greedy policy's own (judged as the ``greedy`` bot judges) unless the search found
+another better by ``guard`` standard errors: a few hundred iterations estimate a move's worth
+to a few hundredths, and a search that plays its noisy best plays worse than the policy it
+improves on wherever the moves differ by less.
 
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
@@ -53,6 +55,7 @@ import time
 from typing import Any
 
 from .errors import RulesError, UsageError
+from .infer import Particles
 from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK, MAX_GAME_WORK, MAX_LOG_MESSAGES
 from .runtime import LIMIT, WORK, OutOfWork
 
@@ -75,14 +78,15 @@ def parse_spec(spec: str) -> dict[str, Any]:
     ``:tree`` (the other seats' moves searched too, not played by the policy), ``:c=1.2``
     (the UCB constant), ``:place`` (results by places, not by scaled heuristic differences),
     ``:uniform`` (samples deal every unseen card anew, the cards seen going into hidden
-    places too) and ``:turn``/``:deep`` (the tree stops where another seat moves, or not):
-    the agent's settings, or a usage error."""
+    places too), ``:infer`` (samples drawn from worlds weighted by how likely the others'
+    moves were in them, infer.py) and ``:turn``/``:deep`` (the tree stops where another seat
+    moves, or not): the agent's settings, or a usage error."""
     parts = spec.strip().lower().split(":")
     if parts[0] != "ismcts":
         raise UsageError(f"not an ismcts agent: '{spec}'")
     out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "greedy",
                            "c": UCT_C, "opponents": "policy", "value": "scaled", "known": True,
-                           "deep": DEEP, "guard": GUARD}
+                           "deep": DEEP, "guard": GUARD, "infer": False}
     for p in parts[1:]:
         if p in POLICIES:
             out["rollout"] = p
@@ -92,6 +96,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
             out["value"] = "place"
         elif p == "uniform":
             out["known"] = False
+        elif p == "infer":
+            out["infer"] = True
         elif p in ("turn", "deep"):
             out["deep"] = p == "deep"
         elif p.startswith(("guard=", "c=")):
@@ -112,7 +118,8 @@ def parse_spec(spec: str) -> dict[str, Any]:
                 f"ismcts: '{p}' is not a budget or a setting; write ismcts:ITERATIONS "
                 f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
                 f":greedy or :random (the playouts), :tree (search the other seats' moves "
-                f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :turn or :deep "
+                f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :infer, "
+                f":turn or :deep "
                 f"(docs/agents.md)")
     return out
 
@@ -139,7 +146,7 @@ class ISMCTSAgent:
                  ms: int | None = None, rollout: str = "greedy", c: float = UCT_C,
                  budget: int | None = None, opponents: str = "policy", value: str = "scaled",
                  known: bool = True, deep: bool | None = None,
-                 guard: float | None = None) -> None:
+                 guard: float | None = None, infer: bool = False) -> None:
         self.rng = random.Random(seed)
         self.opponents = opponents
         self.iterations = iterations
@@ -161,6 +168,10 @@ class ISMCTSAgent:
         # the greedy policy's move is played unless another's mean beats it by this many
         # standard errors (0: the most visited move, as plain IS-MCTS)
         self.guard = GUARD if guard is None else guard
+        # samples drawn from worlds weighted by the others' moves (infer.py), made at the
+        # first decision with a heuristic
+        self.infer = infer
+        self._particles: Particles | None = None
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -182,6 +193,12 @@ class ISMCTSAgent:
         self._left = left
         default = self._default(state, seat, h, n) if self.guard else None
         left = self._left
+        particles = None
+        if self.infer and h is not None:
+            if self._particles is None:
+                self._particles = Particles(seat, self.rng, h, self.budget // 4)
+            particles = self._particles
+            particles.update(state, self.known)
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -190,7 +207,9 @@ class ISMCTSAgent:
             if left <= 0:
                 break
             done += 1
-            world = state.determinize(seat, self.rng, self.known)
+            world = particles.sample() if particles is not None else None
+            if world is None:
+                world = state.determinize(seat, self.rng, self.known)
             world.auto_continue = False
             world.work_done = 0
             world.max_work = min(world.max_work, left)

@@ -49,3 +49,30 @@ def pinned(S: Any, seat: int) -> dict[int, list[int]]:
         if k is not None and k[1] & bit and loc[c] == k[0]:
             out.setdefault(k[0], []).append(c)
     return out
+
+
+class Watch:
+    """The moves of the round under way, each as ``(state before it, action, args)``, kept
+    for a bot that infers the others' hands from their choices (``State.watch``; infer.py
+    reads from the states only what a seat sees). Only the moves of the state that asked are
+    kept: a clone shares the object, not the identity."""
+
+    __slots__ = ("moves", "state")
+
+    def __init__(self, S: Any) -> None:
+        self.state = S
+        self.moves: list[tuple[Any, Any, tuple]] = []
+
+
+def watched(S: Any, action: Any, args: tuple) -> None:
+    """Note the move about to be played on ``S`` (``State._apply_entry``): a clone of the state
+    before it (no longer watched) with the move; a new round forgets the last one's."""
+    w = S.watch
+    if w.state is not S:
+        return
+    moves = w.moves
+    if moves and moves[0][0].round != S.round:
+        moves.clear()
+    before = S.clone()
+    before.watch = None
+    moves.append((before, action, args))

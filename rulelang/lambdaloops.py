@@ -110,6 +110,8 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
                                   xsf, body), [slot]), ret
     keys = (item in ("card", "int", "seat", "any") and _tabled(c, body, slot, held)) or \
         c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
+    if isinstance(lam.body, N.Name) and lam.body.id == lam.param:  # x -> x: the items are
+        keys = c.lit(f"F[{held}]")  # the keys (only read), no copy made of them
     by = c.k(sorted_by_desc if desc else BY[b.name])
     return c.gen(f"(F.__setitem__({held}, {seq}({{0}})) or {by}(F[{held}], {{1}}))",
                  xsf, keys), ret

@@ -25,7 +25,9 @@ from .scope import (
     Fn,
     Scope,
     add_values,
+    cards_sum,
     concat,
+    concat_cards,
     flat_search,
     inline_search,
     is_local,
@@ -131,6 +133,8 @@ class Operators:
         b, bt = self.expr(n.right, sc)
         op = n.op
         if op == "+" and (at.startswith("list") or bt.startswith("list")):
+            if cards_sum(a, self.k) and cards_sum(b, self.k):  # zones' cards: no list inside
+                return self.gen(self.k(concat_cards) + "({0}, {1})", a, b), "list[card]"
             return self.gen(self.k(concat) + "({0}, {1})", a, b), \
                 join_src(at, bt) if at.startswith("list") and bt.startswith("list") else "list"
         for t, side in ((at, n.left), (bt, n.right)):

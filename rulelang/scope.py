@@ -140,6 +140,22 @@ def index_value(o: Any, k: Any) -> Any:
         raise RuntimeRulesError("cannot index this value") from None
 
 
+def item_field(attr: Callable[[Any], Any], key: str) -> Callable[[Any, Any], Any]:
+    """``xs[i].key`` as one call, not ``attr(index_value(xs, i))``: a record's field in a list
+    read in place, anything else as before (the same errors, in the same order)."""
+    def field(o: Any, k: Any) -> Any:
+        if type(o) is list and type(k) is int:
+            try:
+                r = o[k]
+            except IndexError:
+                raise RuntimeRulesError(f"index {k!r} is out of range") from None
+            if type(r) is dict and key in r:
+                return r[key]
+            return attr(r)
+        return attr(index_value(o, k))
+    return field
+
+
 def elem_of(t: str) -> str:
     if t.startswith("list[") and t.endswith("]"):
         return t[5:-1]
@@ -227,20 +243,26 @@ SEAT_LISTS = ("S.seated", "list(range(S.n))")
 
 def work_range(a: Any, span: Any) -> Any:
     """A loop over ``range(a)``: ``work(_range(a), span)`` (both charges, the same checks and
-    errors) with no list made for the numbers."""
+    errors) with no list made for the numbers (a small range's numbers are a tuple made once:
+    making a range object costs more than the loop over it)."""
     if type(a) is int and 0 <= a <= MAX_COLLECTION:  # _range's own fast path
-        WORK[0] -= a
-        if WORK[0] < 0:
-            out_of_work()
-        WORK[0] -= a
-        if WORK[0] < 0:
+        w = WORK[0] - a
+        if w < a:  # one of the two charges runs out: each in turn, for its own error
+            WORK[0] = w
+            if w < 0:
+                out_of_work()
+            WORK[0] -= a
             out_of_work(span)
-        return range(a)
+        WORK[0] = w - a
+        return _SMALL_RANGES[a] if a < 16 else range(a)
     xs = _range(a)
     WORK[0] -= len(xs)
     if WORK[0] < 0:
         out_of_work(span)
     return xs
+
+
+_SMALL_RANGES = tuple(tuple(range(a)) for a in range(16))
 
 
 def join_src(a: str, b: str) -> str:
@@ -289,7 +311,42 @@ def never_equal(n: Any, types: list[str]) -> list[CheckWarning]:
 def concat(x: Any, y: Any) -> list:
     if len(x) + len(y) > MAX_COLLECTION:
         raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
+    if type(x) is list and type(y) is list:  # (two lists: one new list, no copies first)
+        return nested(x + y)
     return nested(list(x) + list(y))  # (which charges the items)
+
+
+def concat_cards(x: list, y: list) -> list:
+    """``concat`` of two lists of cards (zones read whole, or such sums: ``cards_sum``): no
+    list is inside, so ``nested``'s count is the length; the same charge and errors."""
+    n = len(x) + len(y)
+    if n > MAX_COLLECTION:
+        raise RuntimeRulesError(f"a list of more than {MAX_COLLECTION} items")
+    WORK[0] -= n
+    if WORK[0] < 0:
+        out_of_work()
+    return x + y
+
+
+def cards_sum(f: Any, k: Callable[[Any], str]) -> bool:
+    """Whether compiled ``f`` is a zone's cards read whole or a ``concat_cards`` of such
+    (``k``: a constant's name)."""
+    return isinstance(f, Src) and (one_call(f.src, "S.zones[", "[]")
+                                   or one_call(f.src, k(concat_cards) + "("))
+
+
+def one_call(src: str, head: str, brackets: str = "()") -> bool:
+    """Whether ``src`` is one call ``head...)`` whose argument list runs to its end (or one
+    subscript ``head...]``, with ``brackets`` "[]")."""
+    opening, closing = brackets
+    if not (src.startswith(head) and src.endswith(closing)):
+        return False
+    depth = 1
+    for ch in src[len(head):-1]:
+        depth += (ch == opening) - (ch == closing)
+        if depth == 0:
+            return False
+    return depth == 1
 
 
 def add_values(x: Any, y: Any) -> Any:

@@ -10,11 +10,22 @@ place, when a seat is eliminated), and the next seat is found by bisecting it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import repeat
 from typing import Any
 
 from .errors import RuntimeRulesError
 from .runtime import clipped_text
 from .teams import Teams
+
+
+def _ring(seated: list[int], n: int) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+    """(seated, the next seat in play clockwise of each seat, anticlockwise), as
+    ``_step_seat(p, 1, ±1)`` gives them for ``seated`` not empty, made in C: each by
+    bisection of ``seated``, the first (last) seat in play past its end (before its start)."""
+    after = map(bisect_right, repeat(seated, n), range(n))
+    before = map(bisect_left, repeat(seated, n), range(n))
+    return (seated, tuple(map((seated + seated[:1]).__getitem__, after)),
+            tuple(map((seated[-1:] + seated).__getitem__, before)))
 
 
 class Seats(Teams):
@@ -39,9 +50,7 @@ class Seats(Teams):
             if ring[0] is not self.seated:
                 if not self.seated:
                     return self._step_seat(s, k, self.direction)
-                ring = self.ring = (self.seated,
-                                     tuple(self._step_seat(p, 1, 1) for p in range(self.n)),
-                                     tuple(self._step_seat(p, 1, -1) for p in range(self.n)))
+                ring = self.ring = _ring(self.seated, self.n)
             return ring[1][s] if self.direction == 1 else ring[2][s]
         return self._step_seat(s, k, self.direction)
 

@@ -19,7 +19,7 @@ from .errors import Span, did_you_mean
 from .game import CARDS, FREE, card_kind
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .limits import MAX_NUMBER
-from .scope import SPECIAL, Fn, Scope, elem_of
+from .scope import SEAT_LISTS, SPECIAL, Fn, Scope, elem_of
 from .structured import LIST, NUMBER, RECORD, clash, get_in, set_in
 
 
@@ -77,9 +77,20 @@ class Statements:
         elif isinstance(n, N.For):
             it, t = self.expr(n.iter, sc)
             slot = sc.bind(n.var, elem_of(t))
-            # a copy: the body may move the very cards it loops over
-            out.append(f"{pad}for F[{slot}] in _work(list({self._src(it)}), {self.k(n.span)}):")
+            src = self._src(it)
+            # a copy: the body may move the very cards it loops over (a list of seats just
+            # made needs none)
+            out.append(f"{pad}for F[{slot}] in _work("
+                       f"{'range(S.n)' if src == SEAT_LISTS[1] else f'list({src})'}, "
+                       f"{self.k(n.span)}):")
+            # the table's seats, in a body that binds the name to nothing else: each a seat
+            # (indexes of zones and counters unchecked, as in comprehensions)
+            sure = src in SEAT_LISTS and slot not in sc.sure and not _rebinds(n.body, n.var)
+            if sure:
+                sc.sure.add(slot)
             self._block(n.body, sc, out, ind + 1, spans)
+            if sure:
+                sc.sure.discard(slot)
         elif isinstance(n, N.While):
             cond = self._src(self.expr(n.cond, sc)[0])
             w = self.cg.temp()
@@ -235,3 +246,9 @@ def _small_whole(src: str) -> bool:
     (under 10^30, ``MAX_NUMBER``: ``runtime.counter`` would let it through unchanged)."""
     digits = src[1:] if src[:1] == "-" else src
     return 0 < len(digits) < len(str(MAX_NUMBER)) and digits.isascii() and digits.isdigit()
+
+
+def _rebinds(body: tuple[N.Node, ...], var: str) -> bool:
+    """Whether statements ``body`` assign to ``var`` or loop with it again."""
+    return any((isinstance(x, N.Assign) and x.name == var)
+               or (isinstance(x, N.For) and x.var == var) for b in body for x in N.walk(b))

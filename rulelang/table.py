@@ -20,7 +20,7 @@ from .errors import RuntimeRulesError, UsageError
 from .fixeddeal import deal_fixed
 from .groupfx import unmeld
 from .groups import Group
-from .known import noted, seen_by
+from .known import noted, seen_by, watched
 from .limits import MAX_COPIES
 from .runtime import brief, charge, clipped_text
 from .tricks import Tricks
@@ -43,6 +43,9 @@ class Table(Dealing, Tricks):
     # card -> (zone, the seats that saw it go there, as bits) or None; None when no bot asked
     # for it (known.py)
     known: list[Any] | None = None
+    # the moves of this round, each with the state before it, kept while a bot infers the
+    # others' hands from them (known.Watch); None when no bot asked
+    watch: Any = None
     actor: int | None
     next_seat: Callable[..., int]  # the engine's
     seats_from: Callable[[int], list[int]]  # the engine's
@@ -63,6 +66,10 @@ class Table(Dealing, Tricks):
         """Keep, from now on, which hidden cards each seat saw go where (known.py)."""
         if self.known is None:
             self.known = [None] * self.ncards
+
+    def note_move(self, action: Any, args: tuple) -> None:
+        """Keep the move about to be played for the bot watching (known.watched)."""
+        watched(self, action, args)
 
     def visible(self, c: int, seat: int) -> bool:
         if self.face[c]:

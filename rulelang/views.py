@@ -116,7 +116,7 @@ def determinize(S: Any, seat: int, rng: random.Random, known: bool = False) -> A
     ``known`` (and the state keeping it, known.py), a card the seat saw go into a hidden zone
     stays in that zone, at a place drawn among the zone's hidden places."""
     s = S.clone(share_rng=True)
-    s.known = None  # a sample is played out, not watched
+    s.known = s.watch = None  # a sample is played out, not watched
     s.record = False
     # the moves as others saw them name cards this seat did not see; rules never read them
     s.history, s.events = [], []
@@ -148,11 +148,23 @@ def determinize(S: Any, seat: int, rng: random.Random, known: bool = False) -> A
         s.face[c] = False
         if placer is not None:  # who put a card in its place put the sampled card there
             s.placer[c] = placer[was]
+    renamed_slots(s, cards, dealt)
+    if s.choice is not None:  # another seat's choice under way: of the sampled cards
+        s.choice_resampled(seat, lambda v: _renamed(v, cards, dealt))
+    # the sample's own generator, seeded now from the bot's and made when first needed
+    s.reseed(rng.random())
+    s.forget_legal()
+    return s
+
+
+def renamed_slots(s: Any, cards: list[int], dealt: list[int]) -> None:
+    """The cards ``s`` holds outside its zones renamed after ``cards[i]``'s place came to hold
+    ``dealt[i]``: who played each card of a trick, and a card held in a global or a counter is
+    the card that now lies in its place (the globals and counter rows are the state's own
+    lists, a clone's too; what the round's changes start from is not)."""
     if s.ztrick is not None:
         remap_played(s, cards, dealt)
-    # a card held in a global or a counter is the card that now lies in its place (the clone's
-    # globals and counter rows are its own lists; what the round's changes start from is not)
-    gkinds, ckinds = S.game.slot_kinds()
+    gkinds, ckinds = s.game.slot_kinds()
     for i, k in enumerate(gkinds):
         if k != FREE and s.g[i] is not None:
             s.g[i] = _renamed(s.g[i], cards, dealt)
@@ -161,12 +173,6 @@ def determinize(S: Any, seat: int, rng: random.Random, known: bool = False) -> A
                  for row, k in zip(s.ctr, ckinds)]
         s._ctr0 = [row if k == FREE else _renamed(row, cards, dealt)
                    for row, k in zip(s._ctr0, ckinds)]
-    if s.choice is not None:  # another seat's choice under way: of the sampled cards
-        s.choice_resampled(seat, lambda v: _renamed(v, cards, dealt))
-    # the sample's own generator, seeded now from the bot's and made when first needed
-    s.reseed(rng.random())
-    s.forget_legal()
-    return s
 
 
 def _dealt_known(S: Any, seat: int, rng: random.Random, places: list[tuple[int, int]],

@@ -37,6 +37,19 @@ def _items_inside(xs: list, limit: int, message: str) -> int:
     return n
 
 
+_LIST = frozenset({list})
+FLAT = frozenset({int, float, bool, type(None)})  # values one comparison looks at at once
+
+
+def flat_lists(xs: list) -> int:
+    """For a list of lists of numbers only (a list of hand values): the sum of what
+    ``builtins.deep_items`` gives for each (its length, 1 if empty), whose charges one at a
+    time run out of work exactly when their sum does; -1 for anything else."""
+    if _LIST.issuperset(map(type, xs)) and FLAT.issuperset(map(type, chain.from_iterable(xs))):
+        return sum(map(len, xs)) + xs.count([])
+    return -1
+
+
 def leaves(v: Any, limit: int) -> Iterator[Any]:
     """The items of ``v`` and of the lists inside it, down to what is not a list; a value with
     more than ``limit`` of them is an error. Lists can share lists (``a = [a, a]`` in a loop
@@ -92,3 +105,17 @@ def nested_flat(xs: list) -> list:
     if WORK[0] < 0:
         out_of_work()
     return xs
+
+
+def numbers_only(xs: list) -> bool:
+    """Whether ``xs`` (not empty) holds whole and decimal numbers only (cards, seats,
+    scores), told in C: their sum is one only if each item is; a list of texts is not summed
+    (a TypeError raised costs more than ``compared``'s test of the types it saves)."""
+    try:
+        return type(xs[0]) in _NUMBERS and type(sum(xs)) in _NUMBERS
+    except TypeError:  # a text, list, record or none among them
+        return False
+
+
+_NUMBERS = frozenset({int, float})
+

@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 import rulelang
 from rulelang.errors import RuntimeRulesError
+from rulelang.seats import Seats, _ring
 
 from .helpers import output, run_cli
 
@@ -106,3 +108,16 @@ def test_uno_reverse_with_two_players_is_a_skip() -> None:
         "hand": [["G1", "G2"], ["RR", "R3", "B2"]], "discard": ["R7"]})
     s.apply("play RR")
     assert s.current_player() == 1
+
+
+def test_the_next_seat_table_is_the_seat_by_seat_search() -> None:
+    # seats._ring, made in C when the seats in play change: each way round, for every seat
+    rng = random.Random(3)
+    t = Seats()
+    for _ in range(300):
+        t.n = n = rng.randint(1, 12)
+        t.seated = sorted(rng.sample(range(n), rng.randint(1, n)))
+        t.active = [p in t.seated for p in range(n)]
+        ring = _ring(t.seated, n)
+        assert ring[1] == tuple(t._step_seat(p, 1, 1) for p in range(n))
+        assert ring[2] == tuple(t._step_seat(p, 1, -1) for p in range(n))

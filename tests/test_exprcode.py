@@ -13,7 +13,7 @@ import rulelang
 from rulelang import runtime
 from rulelang.builtins import _range
 from rulelang.errors import RulesErrors, RuntimeRulesError
-from rulelang.scope import work_range
+from rulelang.scope import concat, concat_cards, work_range
 
 GAME = """\
 name: Exprs
@@ -90,19 +90,21 @@ def test_a_parameter_given_me_or_a_constant_reads_it_in_place(tmp_path: Path) ->
         s.legal_moves()
 
 
-@pytest.mark.parametrize("n", [0, 3, -1, 2.5, None, "x", 10**9])
+@pytest.mark.parametrize("n", [0, 3, 15, 16, 40, -1, 2.5, None, "x", 10**9])
 def test_a_loop_over_a_range_charges_and_fails_as_before(n: Any) -> None:
-    def run(f: Any) -> tuple[Any, int]:
-        runtime.WORK[0] = 100
+    def run(f: Any, left: int = 100) -> tuple[Any, int]:
+        runtime.WORK[0] = runtime.LIMIT[0] = left
         try:
             out: Any = list(f())
         except RuntimeRulesError as e:
-            out = str(e)
+            out = (str(e), e.span)
         return out, runtime.WORK[0]
 
     assert run(lambda: work_range(n, None)) == run(lambda: runtime.work(_range(n), None))
-    runtime.WORK[0] = 5  # out of work in the range's charge, then in the loop's
-    assert run(lambda: work_range(4, None)) == run(lambda: runtime.work(_range(4), None))
+    # out of work in the range's charge, in the loop's, exactly enough for both
+    for left in (3, 5, 8):
+        assert run(lambda: work_range(4, "here"), left) == \
+            run(lambda: runtime.work(_range(4), "here"), left)
 
 
 def test_items_and_fields_of_a_local_fail_as_before(tmp_path: Path) -> None:
@@ -113,4 +115,64 @@ def test_items_and_fields_of_a_local_fail_as_before(tmp_path: Path) -> None:
     with pytest.raises(RuntimeRulesError, match="no field 'b'"):
         game.new_state(None, seed=1, record=False).legal_moves()
     game = _load(tmp_path, "  rec(p): \"any([{a: 1}], r -> r.a == 1 + c[p])\"\n", "rec(me)")
+    assert "go" in game.new_state(None, seed=1, record=False).legal_moves()
+
+
+@pytest.mark.parametrize(("expr", "error"), [
+    ("f([{a: 1}, {a: 2}], 1) == 2", None),
+    ("f([{a: 1}], -1) == 1", None),
+    ("f([{a: 1}], 3) == 1", "index 3 is out of range"),
+    ("f([{b: 1}], 0) == 1", "no field 'a'"),
+    ("f([7], 0) == 1", "cannot take '.a'"),
+    ("f([{a: 1}], 'x') == 1", "cannot index"),
+])
+def test_a_field_of_an_item_of_a_list_reads_and_fails_as_before(
+        tmp_path: Path, expr: str, error: str | None) -> None:
+    game = _load(tmp_path, "  f(xs, i): xs[i].a\n", f'"{expr}"')
+    assert "<function field>" in game.generated.dump()  # one call (scope.item_field)
+    s = game.new_state(None, seed=1, record=False)
+    if error is None:
+        assert "go" in s.legal_moves()
+    else:
+        with pytest.raises(RuntimeRulesError, match=error):
+            s.legal_moves()
+
+
+def test_a_loop_over_the_seats_indexes_unchecked_unless_its_name_is_bound_again(
+        tmp_path: Path) -> None:
+    game = _load(tmp_path, "  n(p): size(hand[p])\n", "c[me] == 0")
+    path = tmp_path / "g.yaml"
+    text = path.read_text(encoding="utf-8")
+    for body, seat_checks in (("for p in seats { c[p] = size(hand[p]) }", 0),
+                              ("for p in seats { p = 7; c[0] = size(hand[p]) }", 1)):
+        path.write_text(text.replace("do: end_round('done')", f'do: "{body}"'), encoding="utf-8")
+        game = rulelang.load(str(path))
+        step = next(b for b in game.generated.dump().split("# ---- ") if "for F[" in b
+                    and "in seats" in b)
+        assert step.count("else _seat(") == seat_checks
+        s = game.new_state(None, seed=1, record=False)
+        if seat_checks:
+            with pytest.raises(RuntimeRulesError, match="no seat 7"):
+                s.apply("go")
+        else:
+            s.apply("go")
+            assert s.ctr[0] == [3] * s.n
+
+
+@pytest.mark.parametrize(("x", "y", "left"), [([1, 2], [3], 100), ([], [], 100), ([1, 2], [3], 2)])
+def test_a_sum_of_zones_is_charged_and_fails_as_a_sum_of_lists(tmp_path: Path, x: list, y: list,
+                                                             left: int) -> None:
+    def run(f: Any) -> tuple[Any, int]:
+        runtime.WORK[0] = runtime.LIMIT[0] = left
+        try:
+            out: Any = f()
+        except RuntimeRulesError as e:
+            out = str(e)
+        return out, runtime.WORK[0]
+
+    assert run(lambda: concat_cards(x, y)) == run(lambda: concat(x, y))
+    game = _load(tmp_path, "  n(p): size(hand[p] + stock + hand[p]) + size(hand[p] + [1])\n",
+                 "n(me) == 53")  # 3 + 43 + 3, 3 + 1
+    block = game.generated.dump().split("# ---- ")[1]
+    assert "<function concat_cards>" in block and "<function concat>" in block  # [1]: a list
     assert "go" in game.new_state(None, seed=1, record=False).legal_moves()

@@ -135,6 +135,19 @@ def test_a_face_up_card_in_a_hand_is_seen_by_all() -> None:
     assert state.view(0)["zones"]["hand"][1][0] == game.tables.name[c]
 
 
+
+def test_a_rule_that_shows_a_card_makes_it_part_of_every_view() -> None:
+    # Go Fish's ask shows one card of the rank asked for (asking tells everyone the asker holds
+    # it); the other seat's view names that card, and only cards the rules showed
+    game = rulelang.load("go-fish")
+    state = game.new_state(2, seed=3)
+    asker = state.current_player()
+    move = state.legal_moves()[0]
+    rank = move.split()[-1]
+    state.apply(move)
+    seen = [c for c in state.view(1 - asker)["zones"]["hand"][asker] if c != "?"]
+    assert seen and all(c.startswith(rank) for c in seen)
+
 # ---------------------------------------------------------------------------------------------
 # Issue 15: cards held outside the zones (globals, counters, move arguments), round summaries,
 # and bots whose choice depends on their seat's view alone.

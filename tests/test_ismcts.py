@@ -27,6 +27,7 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
     ("ismcts:50", {"value": "scaled", "known": True}),
     ("ismcts:50:place:uniform:deep", {"value": "place", "known": False, "deep": True}),
     ("ismcts:50:turn", {"deep": False}),
+    ("ismcts:50:infer", {"infer": True, "iterations": 50}),
 ])
 def test_specs(spec: str, want: dict) -> None:
     got = parse_spec(spec)
@@ -196,3 +197,24 @@ def test_a_playout_keeps_the_clone_of_its_move_and_is_the_same_draw_for_draw() -
         got.append((i, bot.last_visits, bot.last_values, bot._left, bot.rng.random()))
     assert got[0] == got[1]
     assert drew[0] and drew[1]  # both kinds of step were met
+
+
+def test_inferring_hands_reads_the_moves_as_the_seat_saw_them() -> None:
+    # two deals the same to seat 0 through the same moves: the other seat's hand and the stock
+    # differ; the other seat draws an unseen card and throws a card both of its hands hold.
+    # The filter weighs its worlds by those moves: the search is the same, visit for visit
+    g = rulelang.load("thirty-one")
+    script = ["draw discard", "discard 9C", "draw stock", "discard 2S"]
+    got = []
+    for seed, other in ((1, ["7C", "7D", "2S"]), (2, ["AH", "KH", "2S"])):
+        s = g.new_state(2, seed=seed, dealer=1, deal={"hand": [HAND0, other], "discard": ["8D"]})
+        bot = ISMCTSAgent(9, iterations=12, infer=True)
+        for move in script:
+            if s.current_player() == 0:
+                bot.choose_index(s, 0)
+            s.apply(move)
+        got.append((bot.choose_index(s, 0), bot.last_visits))
+        assert bot._particles is not None and bot._particles.done == len(script)
+        # the other seat's choices told its worlds apart
+        assert bot._particles.ess < 40
+    assert got[0] == got[1]

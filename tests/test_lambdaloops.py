@@ -53,6 +53,8 @@ functions:
   runs(h): '[c.order for c in h if all((c.order + i) in [d.order for d in h] for i in [1, 2])]'
   near(h, n): 'any(n - i in [c.order for c in h] for i in [0, 1, 2]) or any(false for i in [1])'
   truthy(h): 'all(size(h) - i for i in [3, 9]) or any(size(h) - i for i in [9, 9])'
+  # the items their own keys (x -> x: no copy of them made)
+  same(h): 'group_by([c.order for c in h], v -> v) + [sort(h, c -> c)]'
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
   settle: {done: pass}
@@ -77,7 +79,7 @@ CALLS: list[tuple[str, Any]] = [
     ("low", lambda h: (h,)), ("high", lambda h: (h,)), ("low", lambda h: ([],)),
     ("down", lambda h: (h,)), ("down_clash", lambda h: (h,)), ("runs", lambda h: (h,)),
     ("near", lambda h: (h, 5)), ("near", lambda h: (h, 40)), ("truthy", lambda h: (h,)),
-    ("truthy", lambda h: (h[:3],)),
+    ("truthy", lambda h: (h[:3],)), ("same", lambda h: (h,)), ("same", lambda h: ([[1], 2],)),
 ]
 
 
@@ -175,3 +177,26 @@ def test_card_keys_are_read_from_a_table_per_closure_value(
             for xs in (h, h[:3] + [1000], [5, 0, 53]):
                 for name in ("ordered", "grouped"):
                     assert _run(game, s1, name, (xs, w)) == _run(plain, s2, name, (xs, w))
+
+
+@pytest.mark.parametrize("xs", [[[3, 1], [2], []], [[1.5, None], [True]], [[1], [[2]]],
+                                [[1], "ab"], [[1, "x"]]])
+def test_lists_of_numbers_compared_charge_and_run_out_as_item_by_item(xs: Any) -> None:
+    # builtins.compared of lists of numbers charges walks.flat_lists' sum at once
+    from rulelang import builtins as b
+
+    def run(f: Any, allowance: int) -> tuple[bool, int]:
+        WORK[0] = allowance
+        try:
+            f()
+        except RuntimeRulesError:
+            return False, WORK[0]
+        return True, WORK[0]
+
+    def one_by_one() -> None:
+        for x in xs:
+            if type(x) not in b._FLAT:
+                b.charge(3 * b.deep_items(x))
+
+    for allowance in range(0, 25):
+        assert run(lambda: b.compared(xs, 3), allowance) == run(one_by_one, allowance)

@@ -1,0 +1,72 @@
+"""Cards put into groups by an attribute (cardgroups.py): ``[[c for c in cs if c.suit == s]
+for s in suits]`` compiled as one pass gives the same lists, work and errors as the loops
+written out (the same rules compiled with the pattern turned off)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulelang
+from rulelang import compile as compile_mod
+from rulelang.errors import RulesError
+from rulelang.runtime import WORK
+
+GAME = """\
+name: Groups
+players: {min: 2, max: 4, default: 2}
+deck: {ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A], suits: [S, H, D, C]}
+zones:
+  stock: {visibility: hidden, home: true}
+  hand: {per_player: true, visibility: owner}
+functions:
+  by_suit(cs): "[[c for c in cs if c.suit == s] for s in suits]"
+  by_rank(cs): "[[c for c in cs if r == c.rank] for r in ['A', 'K', 'A']]"
+  by_order(cs): "[[c for c in cs if c.order == k] for k in [12, 0]]"
+  none_of(cs): "[[c for c in cs if c.suit == s] for s in []]"
+round:
+  start: [gather(stock), shuffle(stock), "deal(stock, hand, 3)"]
+  settle: {done: pass}
+phases:
+  play:
+    actions:
+      go:
+        do: end_round('done')
+"""
+
+
+def _games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    fast = rulelang.load(str(path))
+    monkeypatch.setattr(compile_mod, "grouping", lambda n: None)
+    path = tmp_path / "h.yaml"  # (another file: nothing remembered from the first load)
+    path.write_text(GAME + "# written out\n", encoding="utf-8")
+    return fast, rulelang.load(str(path))
+
+
+def test_groups_by_an_attribute_are_the_loops_written_out(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow = _games(tmp_path, monkeypatch)
+    assert "card_groups" in fast.generated.dump()
+    assert "card_groups" not in slow.generated.dump()
+    s = fast.new_state(None, seed=1, record=False)
+
+    def run(game: Any, name: str, arg: Any, allowance: int) -> tuple[Any, int]:
+        WORK[0] = allowance
+        try:
+            out: Any = game.functions[name].fn(s, arg)
+        except RulesError as e:
+            out = (type(e).__name__, str(e), e.span.line, e.span.col)
+        return out, WORK[0]
+
+    cards = [51, 0, 4, 13, 48, 50, 12]
+    inputs = [cards, [], [3, {"suit": "S", "rank": "A", "order": 12}], [1, {"suit": [1]}],
+              [2, 60], [True], [{"rank": "A"}], 5, "AS"]
+    for name in ("by_suit", "by_rank", "by_order", "none_of"):
+        for arg in inputs:
+            for allowance in (0, 3, 9, 20, 40, 1000):
+                assert run(fast, name, arg, allowance) == run(slow, name, arg, allowance), \
+                    (name, arg, allowance)
