@@ -19,7 +19,7 @@ from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
 from .walks import FLAT as _FLAT
-from .walks import flat_lists, nested
+from .walks import flat_lists, nested, numbers_only
 from .walks import key_text as key_text
 from .walks import leaves as leaves
 
@@ -106,7 +106,7 @@ def compared(xs: list, times: int = 1) -> None:
     """Charge what comparing the items of ``xs`` with one another may look at beyond one
     unit each (paid by whoever walked the list): the items of the lists, texts and records
     among them, ``times`` over (a sort compares each item about log2(n) times)."""
-    if xs and not _FLAT.issuperset(map(type, xs)):
+    if xs and not numbers_only(xs) and not _FLAT.issuperset(map(type, xs)):
         if (n := flat_lists(xs)) >= 0:  # lists of numbers (hand values): charged at once
             charge(times * n)
             return

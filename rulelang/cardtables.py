@@ -50,8 +50,11 @@ def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
         cells = fn.__closure__
     except AttributeError:
         return None
+    # (keyed by the code's id, not the code: hashing a code object hashes all its bytecode,
+    # ~2,000 instructions a call; the table keeps its code, so an id used again by another
+    # code object once this one is gone finds a table that is not its own)
     if cells is None:
-        key: Any = code
+        key: Any = id(code)
     elif type(cells) is tuple:
         vals = []
         for cell in cells:
@@ -71,15 +74,22 @@ def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
             if f is None:
                 return None
             vals.append(f)
-        key = (code, tuple(vals))
+        key = (id(code), tuple(vals))
     else:
         return None
     got = tables.get(key)
-    if got is None:
+    if got is None or got.code is not code:
         if len(tables) >= _MAX_TABLES:
             tables.clear()
-        got = tables[key] = {}
+        got = tables[key] = _Table()
+        got.code = code
     return got
+
+
+class _Table(dict):
+    """A table of answers by card id, and the code it answers for (``table_of``)."""
+
+    __slots__ = ("code",)
 
 
 def answer(fn: Callable[[Any], Any], tab: dict[int, tuple[Any, int]], c: Any) -> Any:
@@ -169,3 +179,74 @@ def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
     if owed:
         charge(owed)
     return nat, w
+
+
+def split_ranks(cs: list, wild: Callable[[Any], Any], tables: Tables, rank: Any
+                ) -> tuple[int, dict[Any, list[int]], list[int]] | None:
+    """``split_wild``'s answer with the natural cards grouped by ``rank[c]`` (each group in
+    order): how many natural cards, their groups, the wild cards; None (nothing charged)
+    unless every card's answer is in ``wild``'s table and every rank can be read, where
+    ``split_wild`` and then the grouping give the same, charged the same."""
+    tab = table_of(wild, tables)
+    if tab is None:
+        return None
+    get = tab.get
+    ranks: dict[Any, list[int]] = {}
+    w: list[int] = []
+    owed = 0
+    try:
+        for c in cs:
+            got = get(c) if type(c) is int else None
+            if got is None:
+                return None
+            owed += got[1]
+            if got[0]:
+                w.append(c)
+            else:
+                ranks.setdefault(rank[c], []).append(c)
+    except (IndexError, TypeError):
+        return None
+    if owed:
+        charge(owed)
+    return len(cs) - len(w), ranks, w
+
+
+# (a lambda loop's site, its closure values) -> {card id: (key, work it cost)}: ``keyed``'s
+_KEYS: Tables = {}
+
+
+def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list:
+    """``[fn(x) for x in xs]``, the keys of a ``sort``/``group_by``/``lowest``/``highest``
+    of a written-out lambda whose body reads nothing but its item's attributes and the
+    values ``vals`` (numbers, texts, lists of them: ``c -> (if c.rank in w then 0 else
+    1)``): as ``table_of``'s, its answers for a whole number (a card: the body reads it from
+    the deck's tables, else fails) are remembered per ``site`` and values, each with the
+    work it cost, charged again when read (keys are only compared: none is handed on)."""
+    frozen = []
+    for v in vals:
+        f = _frozen(v)
+        if f is None:  # a record, a group...: no table
+            return [fn(x) for x in xs]
+        frozen.append(f)
+    key = (site, tuple(frozen))
+    tab = _KEYS.get(key)
+    if tab is None:
+        if len(_KEYS) >= _MAX_TABLES:
+            _KEYS.clear()
+        tab = _KEYS[key] = {}
+    get = tab.get
+    out = []
+    owed = 0  # the work of the keys read, charged before anything else is worked out
+    for x in xs:
+        got = get(x) if type(x) is int else None
+        if got is None:
+            if owed:
+                charge(owed)
+                owed = 0
+            out.append(answer(fn, tab, x))
+        else:
+            out.append(got[0])
+            owed += got[1]
+    if owed:
+        charge(owed)
+    return out

@@ -16,10 +16,13 @@ pick the items tied for the least or greatest key (``lowest_by``, ``highest_by``
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import nodes as N
 from .builtins import Builtin, compared, grouped, items_of
+from .cardtables import keyed
+from .codegen import Src, localize, src_of
 from .subsets import subset_count
 
 # the built-ins written as comprehensions when given a lambda
@@ -105,12 +108,47 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
     if b.name == "filter":
         return c._localized(c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]",
                                   xsf, body), [slot]), ret
-    keys = c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
+    keys = (item in ("card", "int", "seat", "any") and _tabled(c, body, slot, held)) or \
+        c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
     if isinstance(lam.body, N.Name) and lam.body.id == lam.param:  # x -> x: the items are
         keys = c.lit(f"F[{held}]")  # the keys (only read), no copy made of them
     by = c.k(sorted_by_desc if desc else BY[b.name])
     return c.gen(f"(F.__setitem__({held}, {seq}({{0}})) or {by}(F[{held}], {{1}}))",
                  xsf, keys), ret
+
+
+# what a key's body may name besides its item, constants and the values it closes over
+_PY_NAMES = frozenset({"type", "int", "str", "len", "list", "is", "and", "or", "not", "if",
+                       "else", "in", "None", "True", "False"})
+
+
+def _tabled(c: Any, body: Any, slot: int, held: int) -> Src | None:
+    """The keys of a ``sort``/``group_by``/``lowest``/``highest`` as ``cardtables.keyed``
+    answers them, remembered per card, where the key's body reads its item as a card and
+    calls something (a body of table reads alone is cheaper written out), and reads
+    nothing but its item, constants and
+    variables it does not bind (parameters, the frame's slots, outer loops' variables: their
+    values are part of the table's key); None otherwise (the comprehension)."""
+    if not isinstance(body, Src):
+        return None
+    src, depth = src_of(body, c.cg)
+    local = localize(src, [slot])
+    item = f"_v{slot}"
+    if local is None or re.search(r"\bF(?!\[\d+\])", local) or "'" in local or '"' in local \
+            or not re.search(r"\b_k\d+\(", re.sub(rf"else _k\d+\({item}\)", "", local)) \
+            or not re.search(rf"\b_k\d+\[{item}\]", local):
+        return None  # (an attribute read's call for what is no card is not counted)
+    free = set()
+    for name in re.findall(r"[A-Za-z_]\w*", local):
+        if name in _PY_NAMES or name == item or name == "F" or re.fullmatch(r"_k\d+", name):
+            continue
+        if not re.fullmatch(r"a\d+|_q\d+|_v\d+", name):
+            return None  # the state, a frame written to, a lambda, a loop...
+        free.add(name)
+    vals = sorted(free) + sorted(set(re.findall(r"\bF\[\d+\]", local)))
+    site = c.k(object())
+    return Src(f"{c.k(keyed)}(F[{held}], {site}, ({''.join(v + ', ' for v in vals)}), "
+               f"(lambda {item}: {local}))", c.cg, depth + 1)
 
 
 def _written_desc(n: N.Call) -> bool | None:

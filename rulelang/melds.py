@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .builtins import items_of, nested
-from .cardtables import Tables, key_texts, split_wild
+from .cardtables import Tables, key_texts, split_ranks, split_wild
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION, MAX_MELDS
 from .runtime import WORK, charge, clipped_text, out_of_work
@@ -232,14 +232,20 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             for c in cs:
                 ranks.setdefault(rank[c], []).append(c)
             return plain_sets(ranks, lo, hi, key, known)
-        nat, wilds = split(cards, wild)
+        cs = items_of(cards)
+        # the natural cards grouped by rank as they are told from the wild ones (one pass
+        # where every card's answer is in wild:'s table), else split and then grouped
+        told = split_ranks(cs, wild, wild_kept, rank)
+        if told is None:
+            nat, wilds = split_wild(cs, wild, wild_kept)
+            told = (len(nat), {}, wilds)
+            for c in nat:
+                told[1].setdefault(rank[c], []).append(c)
+        n_nat, ranks, wilds = told
         known = None
         if key is not None:
             key, known = key_texts(key, kept)
-        hi = min(hi, len(nat) + len(wilds))  # no set is bigger than the cards given
-        ranks = {}
-        for c in nat:
-            ranks.setdefault(rank[c], []).append(c)
+        hi = min(hi, n_nat + len(wilds))  # no set is bigger than the cards given
         out: list[list[int]] = []
 
         if not wilds:

@@ -150,7 +150,9 @@ class Operators:
         if op == "*":
             if _sized_times_constant(n, a, b, self.sym.functions):
                 return self.gen("({0} * {1})", a, b), t
-            fmt = mul_by_constant(a, b, self.k(mul_values))
+            consts = (const_of(a), const_of(b))
+            fmt = mul_by_constant(a, b, self.k(mul_values), consts, self.k(float) if
+                                  float in map(type, consts) else "")
             return self.gen(fmt or self.k(mul_values) + "({0}, {1})", a, b), t
         if op in ("-", "/", "//", "%"):
             return self.gen("({0} " + op + " {1})", a, b), "num" if op == "/" else t
@@ -193,6 +195,8 @@ class Operators:
         # right one's items are charged (no comparison looks at more than either side holds)
         # (a variable is read twice instead: a number, the usual case, needs no call)
         chk = self.k(ch)
+        if len(fs) == 2 and (split := _flat_split(fs, ops[0], chk)):
+            return self.gen(split, *[f for f, _ in fs]), "bool"
         parts = [f"{{{i}}}" for i in range(len(fs))]
         for i in range(1, len(fs)):
             if fs[i - 1][1] in FLAT_TYPES or fs[i][1] in FLAT_TYPES:
@@ -203,6 +207,35 @@ class Operators:
                         if _cheap(fs[k][0]) else f"{chk}({{{k}}})")
         fmt = "(" + parts[0] + "".join(f" {o} {p}" for o, p in zip(ops, parts[1:])) + ")"
         return self.gen(fmt, *[f for f, _ in fs]), "bool"
+
+
+def _flat_split(fs: list[tuple[Fn, str]], op: str, chk: str) -> str:
+    """``a OP b`` where one side is a card's attribute read inline from a table of whole
+    numbers and short texts (``scope.flat_attr``) and the other a variable that may be a
+    list: the comparison written in each branch of the read. For a card, the table's value
+    (a number or a short text: a comparison looks at none of the other side's items, as
+    where either side's type is flat) is compared with the variable as it is, with no
+    check of it per comparison (``count(h, c -> c.rank == r)``: ~15 bytecodes a card);
+    for anything else, as before. '' where it does not apply."""
+    (a, _), (b, _) = fs
+    side = 0 if isinstance(a, Src) and a.flat and a.flat[1] is not None else \
+        1 if isinstance(b, Src) and b.flat and b.flat[1] is not None else -1
+    if side < 0:
+        return ""
+    other = 1 - side
+    f, t = fs[other]
+    if t in FLAT_TYPES or not _cheap(f) or fs[side][1] in FLAT_TYPES:
+        return ""
+    table, o, n, fa, _obj = fs[side][0].flat
+    k = other
+    guarded = (f"({{{k}}} if type({{{k}}}) is int or type({{{k}}}) is str and "
+               f"len({{{k}}}) <= {SHORT_TEXT} else {chk}({{{k}}}))")
+    card, fell = f"{table}[{o}]", f"{fa}({o})"
+    if side == 0:
+        fast, slow = f"{card} {op} {{1}}", f"{fell} {op} {guarded}"
+    else:
+        fast, slow = f"{{0}} {op} {card}", f"{guarded} {op} {fell}"
+    return f"(({fast}) if type({o}) is int and 0 <= {o} < {n} else ({slow}))"
 
 
 def _kept(op: str, fs: list[Fn]) -> list[Fn]:

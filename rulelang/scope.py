@@ -366,20 +366,29 @@ def is_scalar(t: str) -> bool:
     return t in ("int", "num", "bool", "card", "seat", "str", "none", "phase")
 
 
-def mul_by_constant(a: Any, b: Any, k: str) -> str:
-    """``a * b`` where one side is a whole number written out and the other is read cheaply
-    twice (``is_local``): ``mul_values`` written out for a whole number within the bound
-    that keeps the product within 10^30 (the same result), a call for anything else (``k``:
-    ``mul_values``'s name); '' where it does not apply."""
-    consts = [re.fullmatch(r"\(?(-?\d+)\)?", f.src) if isinstance(f, Src) else None
-              for f in (a, b)]
-    for i, m in enumerate(consts):
+def mul_by_constant(a: Any, b: Any, k: str, values: tuple = (None, None), fl: str = "") -> str:
+    """``a * b`` where one side is a number written out (in the source, or kept as a
+    constant whose value is in ``values``: ``-4``, ``0.5``) and the other is read cheaply
+    twice (``is_local``): ``mul_values`` written out for a whole number within the bound that
+    keeps the product within 10^30 (the same result), a call for anything else (``k``:
+    ``mul_values``'s name); for a decimal number, a plain product of a whole or decimal one
+    (``mul_values`` checks no bound then; ``fl``: ``float``'s name); '' where it does not
+    apply."""
+    for i, f in enumerate((a, b)):
+        m = re.fullmatch(r"\(?(-?\d+)\)?", f.src) if isinstance(f, Src) else None
+        v = int(m.group(1)) if m is not None and len(m.group(1)) < 20 else values[i]
         other = (a, b)[1 - i]
-        if m is not None and is_local(other) and len(m.group(1)) < 20:
-            bound = MAX_NUMBER // max(1, abs(int(m.group(1))))
-            x = f"{{{1 - i}}}"
-            return (f"({{0}} * {{1}} if type({x}) is int and -{bound} <= {x} <= {bound} "
+        if type(v) not in (int, float) or not is_local(other):
+            continue
+        x = f"{{{1 - i}}}"
+        if type(v) is float:
+            if not fl:
+                continue
+            return (f"({{0}} * {{1}} if type({x}) is int or type({x}) is {fl} "
                     f"else {k}({{0}}, {{1}}))")
+        bound = MAX_NUMBER // max(1, abs(v))
+        return (f"({{0}} * {{1}} if type({x}) is int and -{bound} <= {x} <= {bound} "
+                f"else {k}({{0}}, {{1}}))")
     return ""
 
 

@@ -180,6 +180,33 @@ def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:
     assert sum(len(k) for k in cache) <= limits.MEMO_ITEMS
 
 
+def test_an_order_free_list_of_texts_is_keyed_and_one_of_lists_is_not() -> None:
+    """An order-free list of texts (wild ranks) is part of the key (in its order: texts are
+    not summed, memokeys.exact_fallback); a list holding lists (which sorting would compare
+    item by item) is never keyed."""
+    from rulelang import codegen
+    from rulelang.runtime import WORK
+
+    calls = []
+
+    def inner(S: Any, h: Any, w: Any) -> int:
+        calls.append(1)
+        return len(h) + len(w)
+
+    WORK[0] = 10**9
+    for free in ((False, True), (True,)):
+        calls.clear()
+        m = codegen.memo(inner, 2, free) if len(free) == 2 else \
+            codegen.memo(lambda S, w: inner(S, [], w), 1, free)
+        args: tuple = ([1, 2], ["2", "A"]) if len(free) == 2 else (["2", "A"],)
+        again = args[:-1] + (["A", "2"],)
+        assert m(None, *args) == m(None, *args) and len(calls) == 1
+        assert m(None, *again) == m(None, *again) and len(calls) == 2
+        nested = args[:-1] + ([["2"], ["A"]],)
+        assert m(None, *nested) == m(None, *nested) and len(calls) == 4
+        assert len(m.__globals__["cache"]) == 2
+
+
 def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
     """A memo whose results are not asked for again (a function of a hand that changes at
     every turn) stops keeping them: the answers, and the work they charge, stay the same."""

@@ -25,6 +25,8 @@ functions:
   first_live(p): 'first([q for q in seats_from(p) if live(q)])'
   triple(h): size(h) * 3
   huge(h): 1000000000000000 * 1000000000000 * size(h)
+  neg(n): -4 * n
+  half(n): n * 0.5
 procedures:
   add(p, n): score[p] += n
   put(p, v): score[p] = v
@@ -89,6 +91,25 @@ def test_a_size_times_a_number_is_a_plain_product(game: object) -> None:
     assert f["triple"].fn(s, [5, 6]) == 6 and f["huge"].fn(s, [5, 6]) == 2 * 10**27
     with pytest.raises(RuntimeRulesError):
         f["triple"].fn(s, 4)
+
+
+def test_a_number_kept_as_a_constant_times_a_variable_is_checked_inline(game: object) -> None:
+    from rulelang.scope import mul_values
+    dump = game.generated.dump()  # type: ignore[attr-defined]
+    for name, k in (("neg", -4), ("half", 0.5)):
+        body = dump[dump.index(f"{name}(n)"):]
+        assert " if type(a0) is int" in body[:body.index("\n\n")]
+        fn = game.functions[name].fn  # type: ignore[attr-defined]
+        for n in (3, -2.5, True, 10**29, 10**400, "x", [1]):
+            try:
+                want: object = mul_values(k, n) if name == "neg" else mul_values(n, k)
+            except (RuntimeRulesError, OverflowError) as e:
+                want = type(e)
+            try:
+                got: object = fn(None, n)
+            except RuntimeRulesError:
+                got = RuntimeRulesError if want is not OverflowError else OverflowError
+            assert got == want and type(got) is type(want), (name, n)
 
 
 def test_a_procedure_compiled_again_warns_once(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import pytest
 import rulelang
 from rulelang import calls as calls_mod
 from rulelang import codegen
+from rulelang import lambdaloops as lambdaloops_mod
 from rulelang import operators as operators_mod
 from rulelang.errors import RuntimeRulesError
 from rulelang.runtime import WORK
@@ -155,6 +156,27 @@ def test_a_search_charged_inline_runs_out_of_work_as_charged_did(tmp_path: Path)
     WORK[0] = full - 40
     with pytest.raises(RuntimeRulesError, match="looped more than"):
         game.functions["kept"].fn(s, h, wild)
+
+
+def test_card_keys_are_read_from_a_table_per_closure_value(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sort/group_by key that reads its item as a card and calls something (``c.rank in
+    w``) is answered per card and closure value from a table (``cardtables.keyed``): the
+    same keys, errors and work as the comprehension, whatever was read before."""
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    game = rulelang.load(str(path))
+    dump = game.generated.dump()
+    assert "(lambda _v" in dump[dump.index("ordered(h, w)"):dump.index("by_suit(h)")]
+    monkeypatch.setattr(lambdaloops_mod, "_tabled", lambda *a: None)
+    plain = rulelang.load(str(path))
+    s1, s2 = game.new_state(3, seed=4, record=False), plain.new_state(3, seed=4, record=False)
+    h = game.functions["hand_of"].fn(s1, 1)
+    for _ in range(2):  # the second time, every card's key is read from its table
+        for w in (["2"], ["A", "K", "2"], [], [["2"]], ["2"]):
+            for xs in (h, h[:3] + [1000], [5, 0, 53]):
+                for name in ("ordered", "grouped"):
+                    assert _run(game, s1, name, (xs, w)) == _run(plain, s2, name, (xs, w))
 
 
 @pytest.mark.parametrize("xs", [[[3, 1], [2], []], [[1.5, None], [True]], [[1], [[2]]],

@@ -104,6 +104,14 @@ def test_wild_and_key_answers_read_from_tables_are_charged_as_calls() -> None:
         return lambda c: _spend(len(ws)) and ("wild" if _RANK[c] in ws else _RANK[c])
 
     assert table_of(wild_of(w), {}) is not None and table_of(key_of(w), {}) is not None
+    # tables are found by the code's id: another code with the same id (the first one gone)
+    # gets a table of its own
+    tabs: dict = {}
+    mine = table_of(wild_of(w), tabs)
+    (k,) = tabs
+    assert mine is not None and table_of(wild_of(w), tabs) is mine
+    tabs[(id(key_of(w).__code__), k[1])] = tabs.pop(k)
+    assert table_of(key_of(w), tabs) is not mine
 
     def run(wild: Any, key: Any) -> tuple[list[list[int]], int]:
         WORK[0] = LIMIT[0] = MAX_WORK
