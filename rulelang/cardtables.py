@@ -152,6 +152,28 @@ def key_texts(key: Callable[[Any], Any], tables: Tables | None = None
     return tabled, texts
 
 
+def read_all(fn: Callable[[Any], Any], tab: dict, xs: Any) -> list:
+    """``[fn(x) for x in xs]`` with the answers for whole numbers read from ``tab`` (filled by
+    ``answer`` where missing), the work each read answer cost charged before anything else is
+    worked out and at the end."""
+    get = tab.get
+    out = []
+    owed = 0
+    for x in xs:
+        got = get(x) if type(x) is int else None
+        if got is None:
+            if owed:
+                charge(owed)
+                owed = 0
+            out.append(answer(fn, tab, x))
+        else:
+            out.append(got[0])
+            owed += got[1]
+    if owed:
+        charge(owed)
+    return out
+
+
 def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
                ) -> tuple[list[int], list[int]]:
     """The cards that are not wild and those that are (``wild(c)`` true), in order, with
@@ -163,21 +185,8 @@ def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
         for c in cs:
             (w if wild(c) else nat).append(c)
         return nat, w
-    get = tab.get
-    owed = 0  # the work of the answers read, charged at the end (nothing else is done here)
-    for c in cs:
-        got = get(c) if type(c) is int else None
-        if got is None:
-            if owed:
-                charge(owed)
-                owed = 0
-            v = answer(wild, tab, c)
-        else:
-            v = got[0]
-            owed += got[1]
+    for c, v in zip(cs, read_all(wild, tab, cs)):
         (w if v else nat).append(c)
-    if owed:
-        charge(owed)
     return nat, w
 
 
@@ -234,19 +243,4 @@ def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list
         if len(_KEYS) >= _MAX_TABLES:
             _KEYS.clear()
         tab = _KEYS[key] = {}
-    get = tab.get
-    out = []
-    owed = 0  # the work of the keys read, charged before anything else is worked out
-    for x in xs:
-        got = get(x) if type(x) is int else None
-        if got is None:
-            if owed:
-                charge(owed)
-                owed = 0
-            out.append(answer(fn, tab, x))
-        else:
-            out.append(got[0])
-            owed += got[1]
-    if owed:
-        charge(owed)
-    return out
+    return read_all(fn, tab, xs)
