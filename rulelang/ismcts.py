@@ -71,7 +71,7 @@ GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few 
 GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_step)
 # moves a greedy step of the others' replies to the seat's move judges at most: every one in
 # most games (a reply judged among 4 of 23 missed the best one most of the time, so a move
-# that ends the round after the others' last turn looked safe: docs/agents.md, Switch)
+# that ends the round after the others' last turn looked safe: docs/agents.md)
 GREEDY_REPLY = 32
 GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
 GUARD = 1.0  # standard errors by which the search must beat the policy's move to overrule it
