@@ -171,8 +171,9 @@ class ISMCTSAgent:
         self.deep = DEEP if deep is None else deep
         self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
         self._world: Any = None  # the iteration's sampled world as it now is (_greedy_step)
-        # the others are replying to the seat's last move of the tree: their greedy steps
-        # judge up to GREEDY_REPLY moves, not GREEDY_CANDIDATES (until the seat moves again)
+        # the others are replying to the tree's last move (the seat's, unless :tree): their
+        # greedy steps judge up to GREEDY_REPLY moves, not GREEDY_CANDIDATES (until the seat
+        # moves again)
         self._replying = False
         self._seat = -1
         # (state, seat, heuristic, its work): the last greedy step's judgement of the state it
