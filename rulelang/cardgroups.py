@@ -179,7 +179,7 @@ def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
     found = summing(n, sym.values)
     if found is None or "sum" in sym.functions:
         return None
-    lname, key, vs, _x, e = found
+    _lname, key, vs, _x, e = found
     keys = sym.card_attrs[key][0] if key in sym.card_attrs else getattr(sym, "card_" + key, None)
     kind = sym.card_attrs[key][1] if key in sym.card_attrs else CARD_ATTRS.get(key)
     if isinstance(e, N.Index):
@@ -202,6 +202,7 @@ def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
     values = getattr(vf, "ns", None) and vf.ns.ns.get(vf.src)
     if (len(cp.errors) > errors or type(values) is not list or not values
             or elem_of(lt) not in ("any", "card")
+            or (isinstance(e, N.Attr) and elem_of(lt) != "card")  # (else nested() charges)
             or any(type(v) is not want for v in values) or len(set(values)) < len(values)):
         del cp.errors[errors:]  # (the loops as written report them)
         return None
