@@ -146,26 +146,23 @@ def summing(n: N.Comprehension, values: Any) -> tuple[str, str, N.Node, str, N.N
 def card_sums(xs: Any, where: tuple, vals: tuple, n: int, k: int, outer: Any,
               inner: Any) -> list | None:
     """``[sum(E for x in xs if x.key == v) for v in vs]`` as compiled (``summing``; the
-    ``k`` values ``vs`` distinct numbers or texts): ``where`` each card's index in ``vs`` (-1:
+    ``k`` values ``vs`` distinct numbers or texts): ``where`` each card's index in ``vs`` (k:
     none), ``vals`` each card's whole number ``E``, for the deck's ``n`` cards; one pass, each
     card looked up once, the loops' charges (``vs``, then ``xs`` once per value) as they
     would come. None (nothing charged) where an item of ``xs`` is no card of the deck: the
     loops as written then give their own results and errors."""
     if type(xs) is not list:
         return None
-    sums = [0] * k
+    sums = [0] * (k + 1)  # (sums[k]: the cards of no value of vs)
     for x in xs:
         if type(x) is not int or not 0 <= x < n:
             return None
-        i = where[x]
-        if i >= 0:
-            sums[i] += vals[x]
-    WORK[0] -= k
-    if WORK[0] < 0:
-        out_of_work(outer)
-    WORK[0] -= k * len(xs)
-    if WORK[0] < 0:
-        out_of_work(inner)
+        sums[where[x]] += vals[x]
+    del sums[k]
+    m = k * len(xs)  # the inner loop's charges; the outer loop's k come first
+    w = WORK[0] = WORK[0] - k - m
+    if w < 0:  # (out_of_work resets the allowance)
+        out_of_work(outer if w + m < 0 else inner)
     return sums
 
 
@@ -206,7 +203,7 @@ def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
             or any(type(v) is not want for v in values) or len(set(values)) < len(values)):
         del cp.errors[errors:]  # (the loops as written report them)
         return None
-    where = tuple(values.index(k) if k in values else -1 for k in keys)
+    where = tuple(values.index(k) if k in values else len(values) for k in keys)
     call = (f"{cp.k(card_sums)}({{0}}, {cp.k(where)}, {cp.k(vals)}, "
             f"{min(len(keys), len(vals))}, {len(values)}, {cp.k(n.span)}, "
             f"{cp.k(n.elt.args[0].span)})")
