@@ -519,7 +519,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"            seen[2] = {MEMO_PAUSE}",
         f"            return inner({args})",
         f"    v = inner({args})",
-        f"    r = _kept_items(v, {'loose' if free else 'False'})",
+        f"    r = 1 if type(v) is int else _kept_items(v, {'loose' if free else 'False'})",
         "    if r >= 0:",
         "        r += n",
         f"        if len(cache) >= {MEMO_LIMIT}:",
@@ -538,7 +538,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     cache, mine = pool.add()
     ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
                                            "len": len, "list": list, "KeyError": KeyError,
-                                           "TypeError": TypeError, "sum": sum, "str": str},
+                                           "TypeError": TypeError, "sum": sum, "str": str,
+                                           "int": int},
                           "inner": inner, "cache": cache, "get": cache.get,
                           "map": map, "wt": weights, "MARK": object(),
                           **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
