@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from .builtins import items_of, nested
@@ -189,6 +191,27 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 o.sort(key=by_place)
         return out
 
+    # each card counts one in its rank's byte of a number (no_set)
+    rank_no: dict[str, int] = {}
+    rank_bits = [1 << 8 * rank_no.setdefault(r, len(rank_no)) for r in rank]
+    ones = sum(1 << 8 * i for i in range(len(rank_no)))
+
+    def no_set(cs: list[int], lo: int) -> bool:
+        """Whether no rank has lo of the cards (``plain_sets`` then finds none), told without
+        grouping them: their ranks' counts summed in one go, each in its byte of one number
+        (fewer than 128 cards: no count spills into the next byte), and lo or more in a byte
+        seen as its top bit set once 128 - lo is added to every byte."""
+        n = len(cs)
+        if lo > n:
+            return True
+        if n >= 128:
+            return False
+        try:
+            m = sum(map(rank_bits.__getitem__, cs))
+        except (TypeError, IndexError):  # not cards: the finder says what is wrong
+            return False
+        return not (m + (128 - lo) * ones) & (128 * ones)
+
     def by_name(cs: list[int]) -> list[int]:
         """One card per distinct name: identical cards are interchangeable in a choice."""
         if one_pack:  # a name is a card: the first of each card
@@ -228,6 +251,11 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             if key is not None:
                 key, known = key_texts(key, kept)
             hi = min(hi, len(cs))  # no set is bigger than the cards given
+            if no_set(cs, lo):  # plain_sets' answer and charge, without grouping the cards
+                WORK[0] -= 1
+                if WORK[0] < 0:
+                    out_of_work()
+                return []
             ranks: dict[str, list[int]] = {}
             for c in cs:
                 ranks.setdefault(rank[c], []).append(c)
@@ -325,32 +353,47 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     spot_of = {ace: [-1 if not ps else -2 if len(ps) > 1 else suit_no[suit[c]] * span + ps[0]
                      for c, ps in enumerate(t)] for ace, t in places_of.items()}
 
+    # per ace: each card's places as bits of one number, bit spot (see spot_of) per place
+    bits_of = {ace: [sum(1 << suit_no[suit[c]] * span + p for p in ps)
+                     for c, ps in enumerate(t)] for ace, t in places_of.items()}
+
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards); with
         ``suited: false``, in any suits (``mixed_runs``)."""
         if not suited:
             return mixed_runs(by_name(items_of(cards)), lo, ace)
-        cs = by_name(items_of(cards))
+        cs = items_of(cards)
+        # the places the cards hold, as bits of one number, told in one go (r: those where
+        # lo places in a row are held, where runs begin; 0: none), unless lo is odd or
+        # the list holds what is no card (the error is then raised below)
+        held = r = -1
+        if type(lo) is int:
+            if lo > len(cs):
+                return []
+            bits = (bits_of.get(ace) if type(ace) is str else None) or bits_of["both"]
+            try:
+                held = r = reduce(or_, map(bits.__getitem__, cs), 0)
+            except (TypeError, IndexError):
+                r = -1
+            for i in range(1, lo if r > 0 else 1):
+                r &= held >> i
+            if not r:
+                return []
+        cs = by_name(cs)
         spots = (spot_of.get(ace) if type(ace) is str else None) or spot_of["both"]
-        keys = [spots[c] for c in cs]
+        keys = [spots[c] for c in cs]  # (not cards: the error is raised here)
         if type(lo) is not int or -2 in keys:  # odd sizes, cards in two places: place by place
             return walk_runs(cs, lo, ace)
         at = dict(zip(keys, cs))  # (the last card of a place, as walk_runs)
-        at.pop(-1, None)  # jokers: no place
         lo = max(lo, 1)
-        stretches = []
-        ks = sorted(at)
-        start = 0
-        prev = -9
-        for i, k in enumerate(ks):
-            if k != prev + 1:
-                if i - start >= lo:
-                    stretches.append(ks[start:i])
-                start = i
-            prev = k
-        if len(ks) - start >= lo:
-            stretches.append(ks[start:])
+        stretches = []  # the places of each stretch of lo or more in a row, lowest first
+        while r:
+            s = (r & -r).bit_length() - 1  # the lowest place a run begins at begins one
+            x = held >> s
+            n = (~x & (x + 1)).bit_length() - 1  # the places held in a row from there
+            stretches.append(range(s, s + n))
+            r &= -1 << (s + n)
         if len(stretches) > 1:  # the suits in the order their first cards come (stable)
             first: dict[int, int] = {}
             for k in keys:
