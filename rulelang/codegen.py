@@ -542,8 +542,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                           "inner": inner, "cache": cache, "get": cache.get,
                           "map": map, "wt": weights, "MARK": object(),
                           **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
-                          "_kept_items": _kept_items,
-                          "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 1 << 62 if cheap else 0],
+                          "_kept_items": _kept_items, "seen": [0, 0, 1 << 62 if cheap else 0],
+                          "used": pool.used, "mine": mine, "pool": pool,
                           "WORK": WORK, "out_of_work": out_of_work}
     exec(_compiled(src, "<rules memo>", "exec"), ns)
     return ns["_m"]

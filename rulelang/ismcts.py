@@ -370,7 +370,7 @@ class ISMCTSAgent:
         actor = world.actor
         rng = self.rng
         if k > GREEDY_CANDIDATES:
-            picks: Any = sorted(set(int(rng.random() * k) for _ in range(GREEDY_CANDIDATES)))
+            picks: Any = sorted({int(rng.random() * k) for _ in range(GREEDY_CANDIDATES)})
         else:
             picks = range(k)
         best: list[int] = []

@@ -197,15 +197,11 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     ones = sum(1 << 8 * i for i in range(len(rank_no)))
 
     def no_set(cs: list[int], lo: int) -> bool:
-        """Whether no rank has lo of the cards (``plain_sets`` then finds none), told without
-        grouping them: their ranks' counts summed in one go, each in its byte of one number
-        (fewer than 128 cards: no count spills into the next byte), and lo or more in a byte
-        seen as its top bit set once 128 - lo is added to every byte."""
-        n = len(cs)
-        if lo > n:
-            return True
-        if n >= 128:
-            return False
+        """Whether no rank has lo of the cards (``plain_sets`` finds none), told in one go:
+        each rank's count in its byte of one number (< 128 cards: none spills over), lo or
+        more being its top bit set once 128 - lo is added to every byte."""
+        if not lo <= len(cs) < 128:  # (too few cards: no set; too many: not told so)
+            return lo > len(cs)
         try:
             m = sum(map(rank_bits.__getitem__, cs))
         except (TypeError, IndexError):  # not cards: the finder says what is wrong
@@ -353,9 +349,19 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     spot_of = {ace: [-1 if not ps else -2 if len(ps) > 1 else suit_no[suit[c]] * span + ps[0]
                      for c, ps in enumerate(t)] for ace, t in places_of.items()}
 
-    # per ace: each card's places as bits of one number, bit spot (see spot_of) per place
-    bits_of = {ace: [sum(1 << suit_no[suit[c]] * span + p for p in ps)
-                     for c, ps in enumerate(t)] for ace, t in places_of.items()}
+    # per ace: spot_of's table, whether each suit's places run in the order cards are listed in
+    # (then so does each run; else each stretch is looked at), each card's places as bits
+    run_tables = {}
+    for ace, spots in spot_of.items():
+        top: dict[int, int] = {}  # per suit, the place in order of its card at the last spot
+        bits = [sum(1 << suit_no[suit[c]] * span + p for p in ps)
+                for c, ps in enumerate(places_of[ace])]
+        run_tables[ace] = (spots, True, bits)
+        for c in sorted((c for c in range(len(rank)) if spots[c] >= 0), key=spots.__getitem__):
+            if place[c] < top.get(spots[c] // span, -1):
+                run_tables[ace] = (spots, False, bits)
+                break
+            top[spots[c] // span] = place[c]
 
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
@@ -364,14 +370,14 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         if not suited:
             return mixed_runs(by_name(items_of(cards)), lo, ace)
         cs = items_of(cards)
-        # the places the cards hold, as bits of one number, told in one go (r: those where
-        # lo places in a row are held, where runs begin; 0: none), unless lo is odd or
-        # the list holds what is no card (the error is then raised below)
+        spots, ordered, bits = (run_tables.get(ace) if type(ace) is str else None) or \
+            run_tables["both"]
+        # the places held, as bits of one number, told in one go (r: where lo in a row begin;
+        # 0: no run), unless lo is odd or not cards are listed (the error is raised below)
         held = r = -1
         if type(lo) is int:
             if lo > len(cs):
                 return []
-            bits = (bits_of.get(ace) if type(ace) is str else None) or bits_of["both"]
             try:
                 held = r = reduce(or_, map(bits.__getitem__, cs), 0)
             except (TypeError, IndexError):
@@ -381,8 +387,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             if not r:
                 return []
         cs = by_name(cs)
-        spots = (spot_of.get(ace) if type(ace) is str else None) or spot_of["both"]
-        keys = [spots[c] for c in cs]  # (not cards: the error is raised here)
+        keys = list(map(spots.__getitem__, cs))  # (not cards: the error is raised here)
         if type(lo) is not int or -2 in keys:  # odd sizes, cards in two places: place by place
             return walk_runs(cs, lo, ace)
         at = dict(zip(keys, cs))  # (the last card of a place, as walk_runs)
@@ -403,14 +408,15 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         out: list[list[int]] = []
         by_place = place.__getitem__
         for spots_in_row in stretches:  # each stretch of places in a row: its runs
-            seq = [at[k] for k in spots_in_row]
-            ps = [place[c] for c in seq]
-            # a stretch in the order cards are listed in: so is each of its runs
-            ordered = ps == sorted(ps)
+            seq = list(map(at.__getitem__, spots_in_row))
+            tidy = ordered  # a stretch in the order cards are listed in: so is each run
+            if not tidy:
+                ps = list(map(by_place, seq))
+                tidy = ps == sorted(ps)
             for a in range(len(seq) - lo + 1):
                 for b in range(a + lo, len(seq) + 1):
                     r = seq[a:b]
-                    if not ordered:
+                    if not tidy:
                         r.sort(key=by_place)
                     out.append(r)
         if len(out) > MAX_MELDS:
