@@ -15,6 +15,7 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
+from . import meldbits
 from .builtins import items_of, nested
 from .cardtables import Tables, key_texts, split_ranks, split_wild
 from .errors import RuntimeRulesError
@@ -349,19 +350,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     spot_of = {ace: [-1 if not ps else -2 if len(ps) > 1 else suit_no[suit[c]] * span + ps[0]
                      for c, ps in enumerate(t)] for ace, t in places_of.items()}
 
-    # per ace: spot_of's table, whether each suit's places run in the order cards are listed in
-    # (then so does each run; else each stretch is looked at), each card's places as bits
-    run_tables = {}
-    for ace, spots in spot_of.items():
-        top: dict[int, int] = {}  # per suit, the place in order of its card at the last spot
-        bits = [sum(1 << suit_no[suit[c]] * span + p for p in ps)
-                for c, ps in enumerate(places_of[ace])]
-        run_tables[ace] = (spots, True, bits)
-        for c in sorted((c for c in range(len(rank)) if spots[c] >= 0), key=spots.__getitem__):
-            if place[c] < top.get(spots[c] // span, -1):
-                run_tables[ace] = (spots, False, bits)
-                break
-            top[spots[c] // span] = place[c]
+    run_tables = meldbits.run_tables(spot_of, places_of, [suit_no[x] for x in suit], span, place)
 
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
