@@ -404,7 +404,7 @@ class MemoPool:
 
 def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None,
          faces: tuple[dict[int, int] | None, ...] = (),
-         weights: dict[int, int] | None = None, deep: bool = False) -> Any:
+         weights: dict[int, int] | None = None, deep: bool = False, cheap: bool = False) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter
     (``functions.order_free``); such a result is kept only when exact (see ``_kept_items``).
@@ -420,7 +420,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     the sum of its cards' weights, which names the same multiset as the sorted key without
     sorting (anything else in the list: the sorted key). ``deep``: a list of lists (melds) is
     keyed too, each list inside as a tuple, its items counted and charged with the list's;
-    its order is kept (``order_free`` is not read)."""
+    its order is kept (``order_free`` is not read). ``cheap``: paused for good (see below)."""
     pool = pool if pool is not None else MemoPool()
     params = [f"a{i}" for i in range(k)]
     more = ""
@@ -543,8 +543,8 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                           "inner": inner, "cache": cache, "get": cache.get,
                           "map": map, "wt": weights, "MARK": object(),
                           **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
-                          "_kept_items": _kept_items,
-                          "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0],
+                          "_kept_items": _kept_items, "seen": [0, 0, 1 << 62 if cheap else 0],
+                          "used": pool.used, "mine": mine, "pool": pool,
                           "WORK": WORK, "out_of_work": out_of_work}
     exec(_compiled(src, "<rules memo>", "exec"), ns)
     return ns["_m"]

@@ -363,7 +363,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds, StepLoop):
         s = State.__new__(State)
         d = s.__dict__
         d.update(self.__dict__)
-        s.zones = [z[:] for z in self.zones]
+        s.zones = list(map(list.copy, self.zones))  # (each z[:], with no loop in Python)
         s.loc = self.loc[:]
         s.face = self.face[:]
         if self.placer is not None:
@@ -372,7 +372,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds, StepLoop):
             s.known = self.known[:]
         s.active = self.active[:]
         s.g = self.g[:]
-        s.ctr = [row[:] for row in self.ctr]
+        s.ctr = list(map(list.copy, self.ctr))
         # always a new dict: an empty one shared with the clone would let its melds leak back
         s.groups = {k: v[:] for k, v in self.groups.items()} if self.groups else {}
         if not share_rng:

@@ -389,7 +389,7 @@ class ISMCTSAgent:
         rng = self.rng
         most = GREEDY_REPLY if self._replying and actor != self._seat else GREEDY_CANDIDATES
         if k > most:
-            picks: Any = sorted(set(int(rng.random() * k) for _ in range(most)))
+            picks: Any = sorted({int(rng.random() * k) for _ in range(most)})
         else:
             picks = range(k)
         best: list[int] = []
