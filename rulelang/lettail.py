@@ -23,6 +23,7 @@ from typing import Any
 from . import nodes as N
 from .codegen import Src
 from .functions import TAIL, install
+from .listheld import kept_parts
 from .scope import Scope, UserFn
 
 # built-ins whose work grows with the choices they make from their list (a loop of their own)
@@ -74,6 +75,16 @@ def compile_body(c: Any, tree: N.Node, sc: Scope, uf: UserFn,
                  functions: dict[str, UserFn]) -> tuple[Any, str]:
     """``c.expr(tree, sc)`` for the body of rules function ``uf``, its tail made a function
     of its own where that is worth it (see the module's docstring)."""
+    # parts kept for the rest of a listing by the arguments they read (listheld.py)
+    c._kept = kept_parts(tree, uf.params, functions) if "@" not in uf.name else {}
+    try:
+        return _compile_body(c, tree, sc, uf, functions)
+    finally:
+        c._kept = {}
+
+
+def _compile_body(c: Any, tree: N.Node, sc: Scope, uf: UserFn,
+                  functions: dict[str, UserFn]) -> tuple[Any, str]:
     cut = _split(tree, uf.params, functions) if "@" not in uf.name else None
     if cut is None or uf.name + TAIL in functions:
         return c.expr(tree, sc)
