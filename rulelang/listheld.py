@@ -89,13 +89,14 @@ def keep(c: Any, n: N.Node, sc: Any, meth: Any, reads: tuple[str, ...]) -> tuple
     f, t = meth(n, sc)
     if any(p not in sc.slots for p in reads):
         return f, t
-    # [listing, (work left before, value, work left after), hits, kept, off, arguments...]
-    box = c.k([0, None, 0, 0, False, *[None] * len(reads)])
+    # [listing, (work left before, value, work left after), hits, kept, the listing until
+    # which nothing is kept, arguments...]
+    box = c.k([0, None, 0, 0, 0, *[None] * len(reads)])
     lst = c.k(LISTING)
     args = [f"F[{sc.slots[p]}]" for p in reads]
     same = "".join(f" and {box}[{i + 5}] is {a}" for i, a in enumerate(args))
     return c.gen(f"({c.k(_again)}({box}) if {box}[0] == {lst}[0] > 0{same} else "
-                 f"{{0}} if not {lst}[0] or {box}[4] else {c.k(_store)}({box}, "
+                 f"{{0}} if {lst}[0] <= {box}[4] else {c.k(_store)}({box}, "
                  "(WORK[0], {0}, WORK[0])" + "".join(", " + a for a in args) + "))", f, f), t
 
 
@@ -108,17 +109,19 @@ def _again(box: list) -> Any:
 def _store(box: list, t: tuple, *args: Any) -> Any:
     """Keep ``t`` (work left before, value, work left after) and the arguments it read for the
     listing running; its value. A part found again fewer than once for every eight times it
-    was kept, over ``_PROBE`` of them, is no longer kept (a part whose arguments are new at
-    every call only costs the keeping; the values and work are the same either way)."""
+    was kept, over ``_PROBE`` of them, is not kept for the next ``_PAUSE`` listings (a part
+    whose arguments are new at every call only costs the keeping; the values and work are
+    the same either way)."""
     box[0] = LISTING[0]
     box[1] = t
     box[5:] = args
     box[3] += 1
     if box[3] >= _PROBE:
         if box[2] * 8 < box[3]:
-            box[4] = True
+            box[4] = LISTING[0] + _PAUSE
         box[2] = box[3] = 0
     return t[1]
 
 
 _PROBE = 256  # parts kept before their hits are counted (see _store)
+_PAUSE = 4096  # listings in which a part found too rarely is not kept
