@@ -2,18 +2,19 @@
 
 A phase's listing changes nothing, and the same function is often called several times in one
 with some of its arguments the very same values: ``fitting(h, r, w)`` once per group on the
-table with the same hand ``h``, whose ``group_by(h, ...)`` does not read ``r``; ``by_use(hand,
-w)`` by two actions' arguments. So the calls and comprehensions of a function's body that loop
-(``lettail._loops``) and read none of the body's own variables (``let``, loop and lambda
-names) are compiled to keep their value while a listing runs (``legal.py`` gives each listing
-a number of its own in ``runtime.LISTING``), with the parameters they read: reached again in
+table with the same hand ``h``, whose ``group_by(h, ...)`` does not read ``r``. So the
+calls and comprehensions of a function's body that loop (``lettail._loops``) and read none of
+the body's own variables (``let``, loop and lambda names) are compiled to keep their value
+while a listing runs (``legal.py`` gives each listing a number of its own in
+``runtime.LISTING``), with the parameters they read: reached again in
 the same listing with each of those arguments the same object (``is``: values made anew are
 never found, nothing is compared item by item), the kept value is used and the work it cost
 charged again (``hoist.held_again``), so that a step's accounting is the same as if it had
 been worked out again. Outside a listing (a step's effects, a bot's judgement) nothing is kept:
-the objects an argument names (a zone's list) may change there. Kept are the body itself and
-the parts that read only some of the parameters (a part that reads them all is as new as the
-call whenever the body is).
+the objects an argument names (a zone's list) may change there. Kept are only the parts that
+read some of the parameters, not all: a part that reads them all is new whenever the call is
+(a whole call made again with the same arguments is its memo's to find: keeping whole bodies
+too found nothing in the bundled games that their memos did not, and cost every call).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .runtime import LISTING
 def kept_parts(tree: N.Node, params: tuple[str, ...], functions: Any
                ) -> dict[int, tuple[str, ...]]:
     """The nodes of a function's body ``tree`` kept for a listing (see the module's docstring):
-    id -> the parameters each reads, in order. Outermost only, but for the body's own."""
+    id -> the parameters each reads, in order. Outermost only."""
     from .lettail import _loops  # (lettail imports this module: a call-time import)
 
     out: dict[int, tuple[str, ...]] = {}
@@ -53,10 +54,9 @@ def kept_parts(tree: N.Node, params: tuple[str, ...], functions: Any
     def visit(n: N.Node, bound: frozenset[str]) -> None:
         if isinstance(n, (N.Call, N.Comprehension)) and _loops(n, functions) >= 1:
             reads = free(n, bound)
-            if reads is not None and (n is tree or len(reads) < len(ps)):
+            if reads is not None and len(reads) < len(ps):
                 out[id(n)] = tuple(p for p in params if p in reads)
-                if n is not tree:  # (the body's parts that read fewer are kept too)
-                    return
+                return
         for k, b in _scopes(n):
             visit(k, bound | b)
 
