@@ -17,7 +17,7 @@ from .game import ActionDef
 from .limits import MAX_GAME_WORK
 from .movekeys import distinct_entries, drop_repeats
 from .movetext import canon_move
-from .runtime import LIMIT, LISTING, WORK
+from .runtime import LIMIT, WORK
 
 
 class LegalMoves:
@@ -76,13 +76,7 @@ class LegalMoves:
                 entries = self.pick_next()
             else:
                 ph = self.game.phases[self.phase]
-                # a number of its own, under which a listing keeps values (listheld.py)
-                was = LISTING[0]
-                LISTING[0] = LISTING[1] = LISTING[1] + 1
-                try:
-                    entries = ph.legal(self)  # type: ignore[misc]
-                finally:
-                    LISTING[0] = was
+                entries = ph.legal(self)  # type: ignore[misc]
                 if ph.bare:  # no arguments: the entries are the distinct moves
                     self._moves = self._moves_of = entries
             if self._unique and not self.game.moves_distinct:
