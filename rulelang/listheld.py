@@ -3,10 +3,10 @@
 A phase's listing changes nothing, and the same function is often called several times in one
 with some of its arguments the very same values: ``fitting(h, r, w)`` once per group on the
 table with the same hand ``h``, whose ``group_by(h, ...)`` does not read ``r``. So the
-calls and comprehensions of a function's body that loop (``lettail._loops``) and read none of
+calls and comprehensions of a function's body that loop (``loops``) and read none of
 the body's own variables (``let``, loop and lambda names) are compiled to keep their value
-while a listing runs (``legal.py`` gives each listing a number of its own in
-``runtime.LISTING``), with the parameters they read: reached again in
+while a listing runs (the generated listing of a game with such parts gives each listing a
+number of its own in ``runtime.LISTING``: ``flowgen.legal_function``), with the parameters they read: reached again in
 the same listing with each of those arguments the same object (``is``: values made anew are
 never found, nothing is compared item by item), the kept value is used and the work it cost
 charged again (``hoist.held_again``), so that a step's accounting is the same as if it had
@@ -30,8 +30,6 @@ def kept_parts(tree: N.Node, params: tuple[str, ...], functions: Any
                ) -> dict[int, tuple[str, ...]]:
     """The nodes of a function's body ``tree`` kept for a listing (see the module's docstring):
     id -> the parameters each reads, in order. Outermost only."""
-    from .lettail import _loops  # (lettail imports this module: a call-time import)
-
     out: dict[int, tuple[str, ...]] = {}
     ps = set(params)
 
@@ -51,17 +49,37 @@ def kept_parts(tree: N.Node, params: tuple[str, ...], functions: Any
             return all(go(k, inner | b) for k, b in _scopes(x))
         return got if go(n, frozenset()) else None
 
-    def visit(n: N.Node, bound: frozenset[str]) -> None:
-        if isinstance(n, (N.Call, N.Comprehension)) and _loops(n, functions) >= 1:
+    def visit(n: N.Node, bound: frozenset[str], in_call: bool) -> None:
+        # (not a call's argument: the call may be compiled from its argument's shape, as
+        # count(combinations(...), ...) is by subsets.py)
+        if isinstance(n, (N.Call, N.Comprehension)) and not in_call \
+                and loops(n, functions) >= 1:
             reads = free(n, bound)
             if reads is not None and len(reads) < len(ps):
                 out[id(n)] = tuple(p for p in params if p in reads)
                 return
         for k, b in _scopes(n):
-            visit(k, bound | b)
+            visit(k, bound | b, isinstance(n, N.Call))
 
-    visit(tree, frozenset())
+    visit(tree, frozenset(), False)
     return out
+
+
+# built-ins whose work grows with the choices they make from their list (a loop of their own)
+CHOOSERS = frozenset({"combinations", "disjoint", "sets", "runs"})
+
+
+def loops(n: N.Node, functions: Any) -> int:
+    """How deep the loops in ``n`` nest: a comprehension's clauses, a lambda, a call of a rules
+    function or of a built-in that chooses among its list's items each count one."""
+    here = 0
+    if isinstance(n, N.Comprehension):
+        here = len(n.clauses)
+    elif isinstance(n, N.Lambda):
+        here = 1
+    elif isinstance(n, N.Call) and (n.func in functions or n.func in CHOOSERS):
+        here = 1
+    return here + max((loops(k, functions) for k in N.children(n)), default=0)
 
 
 def _scopes(n: N.Node) -> list[tuple[N.Node, frozenset[str]]]:
