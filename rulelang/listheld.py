@@ -6,9 +6,9 @@ table with the same hand ``h``, whose ``group_by(h, ...)`` does not read ``r``. 
 calls and comprehensions of a function's body that loop (``loops``) and read none of
 the body's own variables (``let``, loop and lambda names) are compiled to keep their value
 while a listing runs (the generated listing of a game with such parts gives each listing a
-number of its own in ``runtime.LISTING``: ``flowgen.legal_function``), with the parameters they read: reached again in
-the same listing with each of those arguments the same object (``is``: values made anew are
-never found, nothing is compared item by item), the kept value is used and the work it cost
+number of its own in ``runtime.LISTING``: ``flowgen.legal_function``), with the parameters
+they read: reached again in the same listing with each of those arguments the same object
+(``is``: values made anew are never found, nothing is compared item by item), the kept value is used and the work it cost
 charged again (``hoist.held_again``), so that a step's accounting is the same as if it had
 been worked out again. Outside a listing (a step's effects, a bot's judgement) nothing is kept:
 the objects an argument names (a zone's list) may change there. Kept are only the parts that
