@@ -2,19 +2,19 @@
 
 A phase's listing changes nothing, and the same function is often called several times in one
 with some of its arguments the very same values: ``fitting(h, r, w)`` once per group on the
-table with the same hand ``h``, whose ``group_by(h, ...)`` does not read ``r``. So the
-calls and comprehensions of a function's body that loop (``loops``) and read none of
-the body's own variables (``let``, loop and lambda names) are compiled to keep their value
-while a listing runs (the generated listing of a game with such parts gives each listing a
-number of its own in ``runtime.LISTING``: ``flowgen.legal_function``), with the parameters
-they read: reached again in the same listing with each of those arguments the same object
-(``is``: values made anew are never found, nothing is compared item by item), the kept value is used and the work it cost
-charged again (``hoist.held_again``), so that a step's accounting is the same as if it had
-been worked out again. Outside a listing (a step's effects, a bot's judgement) nothing is kept:
-the objects an argument names (a zone's list) may change there. Kept are only the parts that
-read some of the parameters, not all: a part that reads them all is new whenever the call is
-(a whole call made again with the same arguments is its memo's to find: keeping whole bodies
-too found nothing in the bundled games that their memos did not, and cost every call).
+table with the same hand ``h``, whose ``group_by(h, ...)`` does not read ``r``. So the calls
+and comprehensions of a function's body that loop (``loops``) and read none of the body's own
+variables (``let``, loop and lambda names) are compiled to keep their value while a listing
+runs (the generated listing of a game with such parts gives each listing a number of its own in
+``runtime.LISTING``: ``flowgen.legal_function``), with the parameters they read: reached again
+in the same listing with each of those arguments the same object (``is``: values made anew are
+never found, nothing is compared item by item), the kept value is used and the work it cost
+charged again (``hoist.held_again``), so that a step's accounting is the same as if it had been
+worked out again. Outside a listing (a step's effects, a bot's judgement) nothing is kept: the
+objects an argument names (a zone's list) may change there. Kept are only the parts that read
+some of the parameters, not all: a part that reads them all is new whenever the call is (a
+whole call made again with the same arguments is its memo's to find: keeping whole bodies too
+found nothing in the bundled games that their memos did not, and cost every call).
 """
 
 from __future__ import annotations
