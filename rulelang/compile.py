@@ -28,6 +28,7 @@ from .limits import (
     MAX_INLINE_TOTAL,
 )
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
+from .listheld import keep
 from .operators import Operators
 from .scope import (
     CARD_ATTRS,
@@ -90,6 +91,7 @@ class Compiler(Calls, Statements, Operators):
         # call node -> (the frame slot of its dict, the index of that argument)
         self._keyed: dict[int, tuple[int, int]] = {}
         self._share: Any = None  # the whens of a phase being compiled: hoist.SharedCalls
+        self._kept: dict[int, tuple[str, ...]] = {}  # listheld.kept_parts of a function's body
         self._hoists_used: set[int] = set()  # the slots hoisted code was given
 
     def gen(self, fmt: str, *kids: Any) -> Src:
@@ -121,6 +123,8 @@ class Compiler(Calls, Statements, Operators):
             return self._hoisted_call(n, sc, meth)
         if self._held and id(n) in self._held:
             return self._held_call(n, sc, meth)
+        if self._kept and id(n) in self._kept:  # (listheld.py)
+            return keep(self, n, sc, meth, self._kept.pop(id(n)))
         return meth(n, sc)
 
     def _hoisted_call(self, n: N.Node, sc: Scope, meth: Any) -> tuple[Fn, str]:

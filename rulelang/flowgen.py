@@ -18,7 +18,7 @@ from .deps import Deps, plan
 from .game import ActionDef, Fn, Game, Unit
 from .hoist import UNSET, held, hold
 from .listloop import FILLS, any_key, filter_key, hoist_quiet, quiet_test, zone_filter
-from .runtime import NO_FRAME
+from .runtime import LISTING, NO_FRAME
 from .scope import Scope
 
 
@@ -38,6 +38,11 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
     firsts = [src_of(a.arg_srcs[0], ns)[0] for a in actions if a.args and a.pick is None]
     kept = {raw: "" for raw in firsts if firsts.count(raw) > 1}
     lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
+    # a game whose functions keep parts for a listing (listheld.py): a number for each
+    numbered = any(v is LISTING for v in ns.ns.values())
+    if numbered:
+        lst = ns.k(LISTING)
+        lines[1:1] = [f"    _was = {lst}[0]", f"    {lst}[0] = {lst}[1] = {lst}[1] + 1"]
     if shared:  # each listing starts with none of them made
         lines.append(f"        {ns.k(shared)}[:] = {ns.k((None,) * len(shared))}")
     for a in actions:
@@ -64,6 +69,7 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
               "        raise",
               "    except Exception as e:",
               f"        raise RuntimeRulesError(_why(e), {k}[_a]) from None",
+              *(["    finally:", f"        {lst}[0] = _was"] if numbered else []),
               "    return out"]
     return ns.define("_legal", lines, actions[0].span if actions else None)
 

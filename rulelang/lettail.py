@@ -23,23 +23,9 @@ from typing import Any
 from . import nodes as N
 from .codegen import Src
 from .functions import TAIL, install
+from .listheld import kept_parts
+from .listheld import loops as _loops
 from .scope import Scope, UserFn
-
-# built-ins whose work grows with the choices they make from their list (a loop of their own)
-_CHOOSERS = frozenset({"combinations", "disjoint", "sets", "runs"})
-
-
-def _loops(n: N.Node, functions: Any) -> int:
-    """How deep the loops in ``n`` nest: a comprehension's clauses, a lambda, a call of a rules
-    function or of a built-in that chooses among its list's items each count one."""
-    here = 0
-    if isinstance(n, N.Comprehension):
-        here = len(n.clauses)
-    elif isinstance(n, N.Lambda):
-        here = 1
-    elif isinstance(n, N.Call) and (n.func in functions or n.func in _CHOOSERS):
-        here = 1
-    return here + max((_loops(k, functions) for k in N.children(n)), default=0)
 
 
 def _split(tree: N.Node, params: tuple[str, ...], functions: Any
@@ -74,6 +60,16 @@ def compile_body(c: Any, tree: N.Node, sc: Scope, uf: UserFn,
                  functions: dict[str, UserFn]) -> tuple[Any, str]:
     """``c.expr(tree, sc)`` for the body of rules function ``uf``, its tail made a function
     of its own where that is worth it (see the module's docstring)."""
+    # parts kept for the rest of a listing by the arguments they read (listheld.py)
+    c._kept = kept_parts(tree, uf.params, functions) if "@" not in uf.name else {}
+    try:
+        return _compile_body(c, tree, sc, uf, functions)
+    finally:
+        c._kept = {}
+
+
+def _compile_body(c: Any, tree: N.Node, sc: Scope, uf: UserFn,
+                  functions: dict[str, UserFn]) -> tuple[Any, str]:
     cut = _split(tree, uf.params, functions) if "@" not in uf.name else None
     if cut is None or uf.name + TAIL in functions:
         return c.expr(tree, sc)

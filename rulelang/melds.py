@@ -276,6 +276,14 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         if not wilds:
             return plain_sets(ranks, lo, hi, key, known)
         wild_classes = classes_of(wilds, key, known) if key is not None else []
+        most_wild = min(max_wild, len(wilds))
+        if (max(map(len, ranks.values()), default=0) + most_wild < lo
+                and not (all_wild and min(hi, len(wilds)) >= lo)):
+            # no rank has enough cards, nor the wild cards alone: no set. What choosing the
+            # wild cards charges (and refuses) below, without making the choices
+            for k in range(0, most_wild + 1):
+                choices(wilds, wild_classes, k, key)
+            return []
         if wilds:
             wild_choices = {k: [list(x) for x in choices(wilds, wild_classes, k, key)]
                             for k in range(0, min(max_wild, len(wilds)) + 1)}

@@ -63,16 +63,27 @@ def distinct_entries(S: Any, entries: list) -> list:
     known: dict[tuple, Any] = {}
     texts: tuple[str, ...] = ()
     shown = -1  # a zone whose cards the mover sees (the last one looked at)
+    card = None  # the action of the entries looked at, where each is one card (_CARD)
     for e in entries:
         action, args = e
+        if action is card:  # the commonest entry (a discard), from the zone before: as below
+            v = args[0]
+            if type(v) is int and loc[v] == shown:
+                k = texts[v]
+                if k not in seen:
+                    seen.add(k)
+                    out.append(e)
+                continue
         if action is not last:
             last = action
             got = action.key_mode
             if got is None:
                 got = action.key_mode = _mode(action)
             name, p, mode = got
+            card = None
             if mode == _CARD:
                 texts = _card_texts(action, p, names)
+                card = action
             elif mode == _PLAIN_MODE:  # its types are all in _KIND: never None
                 kinds = _kinds(action)  # type: ignore[assignment]
                 known = _known(action, S.ncards, _KNOWN_TEXT)

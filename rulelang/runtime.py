@@ -27,6 +27,9 @@ from .limits import MAX_LOG_MESSAGES, MAX_LOG_TEXT, MAX_LOOP, MAX_NUMBER, MAX_WO
 WORK = [MAX_WORK]
 # the allowance the running step started with: what an error says was exceeded
 LIMIT = [MAX_WORK]
+# the number of the phase listing running (0: none), and the last number given one: what
+# generated code keeps for the rest of a listing is kept under it (listheld.py)
+LISTING = [0, 0]
 
 NO_FRAME: list = []  # the frame of code with no locals: nothing ever writes to it
 
