@@ -16,6 +16,7 @@ see ``codegen.memo``).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -280,4 +281,4 @@ def helpers() -> dict[str, Any]:
             "_counter": counter, "_out_of_work": out_of_work, "RulesError": RulesError,
             "_why": why, "_located": located,
             "RuntimeRulesError": RuntimeRulesError, "PY_ERRORS": PY_ERRORS,
-            "Exception": Exception}
+            "Exception": Exception, "_setitem": operator.setitem}
