@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+ENABLED = True  # (tests compare the games played with it off)
 _SETITEM = re.compile(r"\bF\.__setitem__\((\d+), ")
 _SLOT = re.compile(r"\bF\[(\d+)\]")
 _FRAME = re.compile(r"\bF\b")
@@ -64,9 +65,10 @@ def frame_locals(src: str, k: int) -> tuple[str, list[int]] | None:
     locals: the first ``k`` (the parameters) as ``a0``..., the others as ``_f<slot>``; and
     the other slots it names (to be set to None first, as the frame held). None where it
     cannot: the whole frame is handed on, or a lambda could bind a slot of its own."""
-    if "lambda" in src or _FRAME.search(_SLOT.sub("", _SETITEM.sub("", src))) is not None:
+    if not ENABLED or "lambda" in src \
+            or _FRAME.search(_SLOT.sub("", _SETITEM.sub("", src))) is not None:
         return None
-    starts = [m for m in _SETITEM.finditer(src)]
+    starts = list(_SETITEM.finditer(src))
     for m in reversed(starts):  # the last first: an earlier one's text holds the later ones
         end = _close(src, m.end())
         name = _name(int(m.group(1)), k)
