@@ -159,6 +159,16 @@ def seat(p: Any, n: int, name: str) -> int:
     return p
 
 
+def min2(a: Any, b: Any) -> Any:
+    """``min(a, b)`` of two numbers, as Python's built-in picks (``b`` only if less)."""
+    return b if b < a else a
+
+
+def max2(a: Any, b: Any) -> Any:
+    """``max(a, b)`` of two numbers, as Python's built-in picks (``b`` only if greater)."""
+    return b if b > a else a
+
+
 def tick(k: int, span: Any) -> int:
     """One more pass of a ``while`` loop: bounded by MAX_LOOP and by the step's work."""
     k += 1
