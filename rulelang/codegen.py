@@ -28,7 +28,7 @@ from .limits import (
     MEMO_PROBE_HITS,
     MEMO_RESULT_ITEMS,
 )
-from .memokeys import deep_parts, exact_fallback
+from .memokeys import closed, deep_parts, exact_fallback
 from .runtime import NO_FRAME, PY_ERRORS, WORK, as_rules_error, out_of_work
 
 
@@ -537,14 +537,13 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "    used[0] -= mine[0]",
         "    mine[0] = 0"])
     cache, mine = pool.add()
-    ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
-                                           "len": len, "list": list, "KeyError": KeyError,
-                                           "TypeError": TypeError, "sum": sum, "str": str},
-                          "inner": inner, "cache": cache, "get": cache.get,
-                          "map": map, "wt": weights, "MARK": object(),
-                          **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
-                          "_kept_items": _kept_items,
-                          "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0],
-                          "WORK": WORK, "out_of_work": out_of_work}
-    exec(_compiled(src, "<rules memo>", "exec"), ns)
-    return ns["_m"]
+    free = {"inner": inner, "cache": cache, "get": cache.get, "wt": weights, "MARK": object(),
+            **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
+            "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0]}
+    return closed(src, free, _MEMO_NS, _compiled)
+
+
+_MEMO_NS: dict[str, Any] = {  # what every memo wrapper reads besides its own (memokeys.closed)
+    "__builtins__": {f.__name__: f for f in (tuple, sorted, type, len, list, KeyError,
+                                             TypeError, sum, str, map)},
+    "_kept_items": _kept_items, "WORK": WORK, "out_of_work": out_of_work}
