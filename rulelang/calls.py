@@ -402,6 +402,8 @@ class Calls:
             if k == "face" and not (isinstance(a, N.Const) and a.value in ("up", "down")):
                 self.err("face: takes 'up' or 'down'", a.span)
         assert name.isidentifier()  # a key of BUILTINS, never rules text
+        if name == "move" and not kwfs and len(argfs) == 2:  # one card, mostly (table.py)
+            return self._call_src("S.fx_move_top", argfs, kwfs), ret
         return self._call_src("S.fx_" + name, argfs, kwfs), ret
 
     def _user_call(self, n: N.Call, uf: UserFn, sc: Scope) -> tuple[Fn, str]:

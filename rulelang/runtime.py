@@ -55,6 +55,7 @@ STATE_CALLS = frozenset({
     "pick_entries",  # a sequential choice's first items (choice.py), from the phase's listing
     # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_unmeld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
+    "fx_move_top",  # move(c, zone) as generated: one card, written for the common case
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",
     "fx_active", "fx_owner", "fx_zone_of", "fx_visible_to", "fx_cut",
     # tricks and teams (tricks.py, teams.py); share: a team counter set for one seat

@@ -118,6 +118,20 @@ class Table(Dealing, Tricks):
             raise RuntimeRulesError(f"visible_to(): {brief(seat)} is not a seat at this table")
         return self.visible(self._card(c, "visible_to"), seat)
 
+    def fx_move_top(self, card: Any, zid: int) -> None:
+        """``move(c, zone)`` with neither ``at:`` nor ``face:``, as generated: one card onto the
+        top of ``zid``, written for the common case (no tricks, no known cards, no places on
+        the table); anything else goes to ``fx_move``, which does the same."""
+        if (type(card) is not int or not 0 <= card < self.ncards or self.known is not None
+                or self.ztrick is not None or self.placer is not None):
+            self.fx_move(card, zid)
+            return
+        loc = self.loc
+        self.zones[loc[card]].remove(card)
+        self.zones[zid].insert(0, card)
+        loc[card] = zid
+        self.face[card] = self.zface[zid]
+
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
         known = self.known
         if type(cards) is int and 0 <= cards < self.ncards:  # one card: the common case

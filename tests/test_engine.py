@@ -538,7 +538,7 @@ def test_shuffle_deals_as_random_shuffle_does() -> None:
     from rulelang.engine import State
 
     for seed in range(100):
-        for size in (0, 1, 2, 52, 104, 1500):
+        for size in (0, 1, 2, 3, 52, 104, 128, 129, 1500):  # (written out up to 128)
             expected = list(range(size))
             r1 = random.Random(seed)
             r1.shuffle(expected)

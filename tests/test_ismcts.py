@@ -151,7 +151,8 @@ class _PlayedAgain(ISMCTSAgent):
     def _greedy_step(self, world: object, k: int, h: object) -> None:
         actor = world.actor  # type: ignore[attr-defined]
         rng = self.rng
-        picks = (sorted(set(int(rng.random() * k) for _ in range(4))) if k > 4
+        most = 32 if self._replying and actor != self._seat else 4
+        picks = (sorted(set(int(rng.random() * k) for _ in range(most))) if k > most
                  else list(range(k)))
         best: list[int] = []
         best_v = float("-inf")
@@ -197,6 +198,31 @@ def test_a_playout_keeps_the_clone_of_its_move_and_is_the_same_draw_for_draw() -
         got.append((i, bot.last_visits, bot.last_values, bot._left, bot.rng.random()))
     assert got[0] == got[1]
     assert drew[0] and drew[1]  # both kinds of step were met
+
+
+def test_the_replies_to_the_searched_move_judge_every_move() -> None:
+    # seat 0 knocks with 25 in spades; seat 1 has one turn of 23 moves, and one of them
+    # (2C for the face-up 6H: 26 in hearts) beats the knock. Judged among 4 of them drawn at
+    # random it was missed for every one of these seeds (a knock looked safe); a reply to the
+    # seat's move judges every move, so it is found whatever the generator
+    g = rulelang.load("thirty-one-switch")
+    s = g.new_state(2, seed=1, dealer=1, deal={
+        "hand": [["KS", "QS", "5S"], ["KH", "QH", "2C", "6H", "3D", "4C"]],
+        "down": ["2D", "3C", "4S"]})
+    s.apply("keep KH QH 2C")
+    s.apply("knock")
+    assert s.num_moves() == 23
+    h = g.functions[g.heuristic].fn
+    hand1 = s.znames.index("hand") + 1  # type: ignore[attr-defined]
+    for seed in range(6):
+        bot = ISMCTSAgent(seed)
+        world = s.clone()  # type: ignore[attr-defined]
+        world.auto_continue = False
+        bot._seat, bot._replying, bot._world = 0, True, world
+        bot._policy_step(world, h)
+        got = bot._world
+        assert "6H" in [g.tables.name[c] for c in got.zones[hand1]], seed
+        assert got.ctr[0][0] == 2  # the knocker was lowest: two of its four lives
 
 
 def test_inferring_hands_reads_the_moves_as_the_seat_saw_them() -> None:

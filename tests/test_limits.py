@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import rulelang
-from rulelang import engine, limits, rules, yamlload
+from rulelang import engine, limits, rules, steploop, yamlload
 from rulelang.build import check_all
 from rulelang.errors import RulesErrors, RuntimeRulesError
 from rulelang.yamlload import load_text
@@ -279,6 +279,7 @@ def test_the_work_of_a_whole_game_is_bounded(tmp_path: Path,
     # each step stays inside its allowance, but a trigger working hard at every step made a
     # 116-decision game take 35 s (and a game never ending, hours)
     monkeypatch.setattr(engine, "MAX_GAME_WORK", 3_000_000)
+    monkeypatch.setattr(steploop, "MAX_GAME_WORK", 3_000_000)  # (the step's own check)
     game = rulelang.load(str(write(
         tmp_path, "w.yaml", "extends: thirty-one\nglobals:\n  junk: 0\nround:\n  triggers:\n"
         "    busy:\n      when: 'true'\n"
