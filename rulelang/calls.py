@@ -6,6 +6,7 @@ A mixin of ``compile.Compiler``: the methods here use its ``expr``, ``gen``, ``k
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from itertools import chain
 from typing import Any
@@ -45,7 +46,7 @@ from .limits import (
 from .limits import MAX_LOOP as MAX_LOOP  # re-exported: tests name it here
 from .melds import meld_funcs
 from .operators import NOT_CONST, const_of
-from .runtime import brief
+from .runtime import brief, max2, min2
 from .scope import (
     ALIASED,
     Fn,
@@ -59,6 +60,10 @@ from .scope import (
 )
 from .scope import one_call as _one_call
 
+# generated source that reads a value and can be read twice alike: a local or constant, a
+# number, a global or a counter of the state (``_pick2``)
+_REREAD = re.compile(r"-?\d+|[A-Za-z_]\w*|F\[\d+\]|S\.g\[\d+\]"
+                     r"|S\.ctr\[\d+\]\[(?:[A-Za-z_]\w*|\d+)\]")
 MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
 
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
@@ -166,6 +171,8 @@ class Calls:
                 and all(t in ("int", "num") for t in types)):
             # numbers only: nothing to charge (compared() charges lists and texts), and
             # Python's own max/min pick the same one (the first of equals)
+            if len(argfs) == 2:
+                return self._pick2(b.name, argfs), ret
             return self._call_src(self.k(min if b.name == "min" else max), argfs, {}), ret
         if b.name == "text":  # each argument written by its type (display.Writer)
             impl = Writer([f"global:{a.id}" if t == "any" and isinstance(a, N.Name)
@@ -193,6 +200,17 @@ class Calls:
             return self.gen(f"{self.k(keyed)}(F, {kept[0]}, {kept[1]}, {self.k(impl)}, "
                             + parts + ")", *argfs), ret
         return self._call_src(self.k(impl), argfs, kwfs), ret
+
+    def _pick2(self, name: str, argfs: list[Fn]) -> Src:
+        """``min(a, b)``/``max(a, b)`` of two numbers as Python's own picks (``b`` only where
+        it is less, greater): written out where both are reads that can be made twice (a
+        local, a constant, a global or counter of the state), else a call of ``pick2``'s
+        function, which costs a third of the built-in's (its arguments made into a tuple)."""
+        op = "<" if name == "min" else ">"
+        srcs = [src_of(f, self.cg)[0] if isinstance(f, Src) else None for f in argfs]
+        if all(x is not None and _REREAD.fullmatch(x) for x in srcs):
+            return self.gen(f"({{1}} if {{1}} {op} {{0}} else {{0}})", *argfs)
+        return self._call_src(self.k(min2 if name == "min" else max2), argfs, {})
 
     def _call_src(self, func: str, argfs: list[Fn], kwfs: dict[str, Fn]) -> Src:
         """``func(args..., key=value...)`` with the arguments' source spliced in."""

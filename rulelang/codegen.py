@@ -17,6 +17,7 @@ from typing import Any
 
 from . import runtime
 from .errors import RulesError
+from .framelocals import plain_setitems
 from .limits import (
     MAX_INLINE_DEPTH,
     MEMO_ITEMS,
@@ -27,7 +28,7 @@ from .limits import (
     MEMO_PROBE_HITS,
     MEMO_RESULT_ITEMS,
 )
-from .memokeys import deep_parts, exact_fallback
+from .memokeys import closed, deep_parts, exact_fallback
 from .runtime import NO_FRAME, PY_ERRORS, WORK, as_rules_error, out_of_work
 
 
@@ -72,7 +73,7 @@ class Namespace:
 
     def lam(self, src: str, span: Any = None) -> Any:
         """Compile ``lambda S, F: src`` (src is generated; see the module docstring)."""
-        text = f"lambda S, F: {src}"
+        text = plain_setitems(f"lambda S, F: {src}")
         return eval(_compiled(text, self._record(text, span), "eval"), self.ns)
 
     def _record(self, text: str, span: Any) -> str:
@@ -82,7 +83,7 @@ class Namespace:
         where = f"{span.path}:{span.line}" if getattr(span, "line", 0) else "engine"
         return f"<rules {where} #{len(self.sources)}>"
 
-    def function(self, params: list[str], frame: str | None, src: Src, span: Any,
+    def function(self, params: list[str], frame: str | list[str] | None, src: Src, span: Any,
                  where: str = "", charge: bool = False) -> Any:
         """``def f(S, *params)`` that sets up the frame (None: ``src`` reads none) and returns
         the expression ``src``; a Python error inside becomes a rules error at ``span``
@@ -92,7 +93,7 @@ class Namespace:
         return self.define("_f", [
             f"def _f({', '.join(['S', *params])}):",
             *(self.charge_lines(span) if charge else []),
-            *([f"    F = {frame}"] if frame is not None else []),
+            *([f"    F = {frame}"] if isinstance(frame, str) else frame or []),  # (or lines)
             "    try:",
             f"        return {src.src}",
             "    except RulesError as e:",
@@ -112,7 +113,7 @@ class Namespace:
         """Compile a generated ``def`` and return the function named ``name``; ``span``: the
         rules text it was made from."""
         local: dict[str, Any] = {}
-        text = "\n".join(lines)
+        text = plain_setitems("\n".join(lines))
         exec(_compiled(text, self._record(text, span), "exec"), self.ns, local)
         return local[name]
 
@@ -120,7 +121,7 @@ class Namespace:
         """``define`` in two halves: the source is kept now (the dump shows it), and the
         function returned compiles it and returns the function named ``name`` when called,
         so that code that may never run costs no compiling when a game is loaded."""
-        text = "\n".join(lines)
+        text = plain_setitems("\n".join(lines))
         where = self._record(text, span)
 
         def make() -> Any:
@@ -536,15 +537,13 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
         "    used[0] -= mine[0]",
         "    mine[0] = 0"])
     cache, mine = pool.add()
-    ns: dict[str, Any] = {"__builtins__": {"tuple": tuple, "sorted": sorted, "type": type,
-                                           "len": len, "list": list, "KeyError": KeyError,
-                                           "TypeError": TypeError, "sum": sum, "str": str,
-                                           "int": int},
-                          "inner": inner, "cache": cache, "get": cache.get,
-                          "map": map, "wt": weights, "MARK": object(),
-                          **{f"fget{i}": f.get for i, f in enumerate(faces) if f},
-                          "_kept_items": _kept_items, "seen": [0, 0, 1 << 62 if cheap else 0],
-                          "used": pool.used, "mine": mine, "pool": pool,
-                          "WORK": WORK, "out_of_work": out_of_work}
-    exec(_compiled(src, "<rules memo>", "exec"), ns)
-    return ns["_m"]
+    free = {"inner": inner, "cache": cache, "get": cache.get, "wt": weights, "MARK": object(),
+            **{f"fget{i}": f.get for i, f in enumerate(faces) if f}, "used": pool.used,
+            "mine": mine, "pool": pool, "seen": [0, 0, 1 << 62 if cheap else 0]}
+    return closed(src, free, _MEMO_NS, _compiled)
+
+
+_MEMO_NS: dict[str, Any] = {  # what every memo wrapper reads besides its own (memokeys.closed)
+    "__builtins__": {f.__name__: f for f in (tuple, sorted, type, len, list, KeyError,
+                                             TypeError, sum, str, map, int)},
+    "_kept_items": _kept_items, "WORK": WORK, "out_of_work": out_of_work}

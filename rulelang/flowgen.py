@@ -15,6 +15,7 @@ from typing import Any
 from .codegen import LOCALS, Namespace, Src, cond_lines, frame_only_indexed, src_of
 from .compile import Compiler
 from .deps import Deps, plan
+from .framelocals import frame_locals, init_line, try_define
 from .game import ActionDef, Fn, Game, Unit
 from .hoist import UNSET, held, hold
 from .listloop import FILLS, any_key, filter_key, hoist_quiet, quiet_test, zone_filter
@@ -45,6 +46,7 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
         lines[1:1] = [f"    _was = {lst}[0]", f"    {lst}[0] = {lst}[1] = {lst}[1] + 1"]
     if shared:  # each listing starts with none of them made
         lines.append(f"        {ns.k(shared)}[:] = {ns.k((None,) * len(shared))}")
+    own = list(lines)  # the same with each action's frame as locals (framelocals.py)
     for a in actions:
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         when = len(spans)
@@ -60,8 +62,15 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
         else:
             block = [*_nested_loops(a, ns, spans, when, counts, kept),
                      *("        " + x for x in check)]
-        if re.search(r"\bF\b", "\n".join(block)):  # no frame where nothing reads one
+        own.append(f"        _a = {when}")
+        text = "\n".join(block)
+        if re.search(r"\bF\b", text):  # no frame where nothing reads one
             lines.append(f"        F = {frame}")
+            loc = frame_locals(text, 0)
+            own += [f"        F = {frame}", *block] if loc is None else [
+                *init_line(loc[1], " " * 8), *loc[0].split("\n")]
+        else:
+            own += block
         lines += block
     k = ns.k(tuple(spans))
     lines += ["    except RulesError as e:",
@@ -71,7 +80,8 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
               f"        raise RuntimeRulesError(_why(e), {k}[_a]) from None",
               *(["    finally:", f"        {lst}[0] = _was"] if numbered else []),
               "    return out"]
-    return ns.define("_legal", lines, actions[0].span if actions else None)
+    own += lines[-6:]
+    return try_define(ns, "_legal", own, lines, actions[0].span if actions else None)
 
 
 def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,

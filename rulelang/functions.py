@@ -16,6 +16,7 @@ from . import nodes as N
 from .builtins import BUILTINS
 from .codegen import MemoPool, Namespace, Src, fn_of, frame_only_indexed, memo
 from .errors import CheckError, RulesError, Span
+from .framelocals import frame_locals, init_line, try_define
 from .parse import parse
 from .rules import as_str
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
@@ -41,10 +42,21 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
     if uf.effect:  # a procedure: its statements, written into it where they are generated
         body = getattr(fn, "body", None)
         run = [f"    F = {frame}", *body] if body is not None else [f"    {ns.k(fn)}(S, {frame})"]
-        uf.fn = ns.define("_p", [f"def _p({', '.join(['S', *params])}):",
-                                 *ns.charge_lines(span), *run], span)
+        head = [f"def _p({', '.join(['S', *params])}):", *ns.charge_lines(span)]
+        loc = frame_locals("\n".join(body), k) if body is not None else None
+        own = None if loc is None else [*init_line(loc[1]), *loc[0].split("\n")]
+        uf.fn = try_define(ns, "_p", head + (own or run), head + run, span)
         return
     if isinstance(fn, Src):
+        loc = frame_locals(fn.src, k)
+        if loc is not None:  # the frame's slots as the function's own locals (framelocals.py)
+            try:
+                uf.fn = ns.function(params, init_line(loc[1]), Src(loc[0], fn.ns, fn.depth), span,
+                                    f" (in '{uf.name}')" if where is None else where,
+                                    charge=charge)
+                return
+            except SyntaxError:  # an assignment expression where Python refuses one
+                ns.sources.pop()
         fn, frame = _params_local(fn, k, frame)
         uf.fn = ns.function(params, frame, fn, span,
                             f" (in '{uf.name}')" if where is None else where, charge=charge)

@@ -5,6 +5,8 @@ order-free key cannot sort, keyed in its order instead of not at all.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def deep_parts(params: list[str]) -> tuple[list[str], str]:
     """Each parameter's items in a deep key (a list inside as a tuple), and what its size adds
@@ -33,3 +35,17 @@ def exact_fallback(head: list[str], params: list[str], items: list[str], args: s
                             f"{ind}    loose = False", f"{ind}except TypeError:",
                             *("    " + line for line in head[at + 2:end + 1])]
     head.insert(0, "    loose = True")
+
+
+def closed(src: str, free: dict[str, Any], ns: dict[str, Any], compiled: Any) -> Any:
+    """The wrapper ``_m`` that ``src`` defines, its own values (``free``: the function, its
+    cache, counts...) a closure's, not globals: one code object serves every memo of that
+    shape, with the globals ``ns`` they all share, so that Python's specialised reads of
+    globals are not undone by each call of another memo (they are kept per namespace)."""
+    made = "\n".join([f"def _make({', '.join(free)}):",
+                       *("    " + line for line in src.split("\n")), "    return _m"])
+    local: dict[str, Any] = {}
+    exec(compiled(made, "<rules memo>", "exec"), ns, local)
+    m = local["_make"](**free)
+    m.memo = free  # (what tests and tools look into)
+    return m

@@ -16,6 +16,7 @@ see ``codegen.memo``).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from typing import Any
 
@@ -162,6 +163,16 @@ def seat(p: Any, n: int, name: str) -> int:
     return p
 
 
+def min2(a: Any, b: Any) -> Any:
+    """``min(a, b)`` of two numbers, as Python's built-in picks (``b`` only if less)."""
+    return b if b < a else a
+
+
+def max2(a: Any, b: Any) -> Any:
+    """``max(a, b)`` of two numbers, as Python's built-in picks (``b`` only if greater)."""
+    return b if b > a else a
+
+
 def tick(k: int, span: Any) -> int:
     """One more pass of a ``while`` loop: bounded by MAX_LOOP and by the step's work."""
     k += 1
@@ -284,4 +295,4 @@ def helpers() -> dict[str, Any]:
             "_counter": counter, "_out_of_work": out_of_work, "RulesError": RulesError,
             "_why": why, "_located": located,
             "RuntimeRulesError": RuntimeRulesError, "PY_ERRORS": PY_ERRORS,
-            "Exception": Exception}
+            "Exception": Exception, "_setitem": operator.setitem}

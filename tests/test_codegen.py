@@ -169,7 +169,7 @@ def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:
 
     WORK[0] = 10**9
     m = codegen.memo(inner, 1, (True,))
-    cache = m.__globals__["cache"]
+    cache = m.memo["cache"]
     assert m(None, [3, 1, 2]) == 3 and m(None, [1, 2, 3]) == 3  # one order-free key
     assert len(calls) == 1 and len(cache) == 1
     big = list(range(limits.MEMO_KEY_ITEMS + 1))
@@ -204,7 +204,7 @@ def test_an_order_free_list_of_texts_is_keyed_and_one_of_lists_is_not() -> None:
         assert m(None, *again) == m(None, *again) and len(calls) == 2
         nested = args[:-1] + ([["2"], ["A"]],)
         assert m(None, *nested) == m(None, *nested) and len(calls) == 4
-        assert len(m.__globals__["cache"]) == 2
+        assert len(m.memo["cache"]) == 2
 
 
 def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
@@ -221,7 +221,7 @@ def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
         return x * 2
 
     m = codegen.memo(inner, 1, (False,))
-    cache, seen = m.__globals__["cache"], m.__globals__["seen"]
+    cache, seen = m.memo["cache"], m.memo["seen"]
     WORK[0] = 10**9
     for i in range(limits.MEMO_PROBE):  # every call a new argument: no hits
         assert m(None, i) == 2 * i

@@ -492,7 +492,7 @@ def test_memo_keys_of_big_arguments_are_not_built_and_small_ones_are_charged(
                    max_work=10**7, functions="  f(h): h[0] + 1\n")
     assert not isinstance(s, RuntimeRulesError), s.render()
     fn = s.game.functions["f"].fn
-    assert not fn.__globals__["cache"]  # never keyed
+    assert not fn.memo["cache"]  # never keyed
     from rulelang.runtime import WORK
 
     WORK[0] = 10**6
@@ -614,10 +614,10 @@ def test_the_memo_is_bounded_by_what_it_holds(tmp_path: Path,
                    functions="  big(n): range(n, n + 300)\n"
                              f"  huge(n): range(n, n + {limits.MEMO_RESULT_ITEMS + 1})\n")
     fns = s.game.functions
-    pool = fns["big"].fn.__globals__["pool"]
-    assert fns["huge"].fn.__globals__["pool"] is pool  # one bound for the whole game
-    assert not fns["huge"].fn.__globals__["cache"]  # too big to keep
-    kept = len(fns["big"].fn.__globals__["cache"])
+    pool = fns["big"].fn.memo["pool"]
+    assert fns["huge"].fn.memo["pool"] is pool  # one bound for the whole game
+    assert not fns["huge"].fn.memo["cache"]  # too big to keep
+    kept = len(fns["big"].fn.memo["cache"])
     assert 0 < 301 * kept <= pool.used[0] <= 20_000  # 200 results would be 60,200 items
     assert pool.used[0] == sum(m[0] for m in pool.mine)
 

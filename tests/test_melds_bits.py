@@ -97,4 +97,4 @@ def test_a_one_pass_function_keeps_its_memo_paused() -> None:
     f = memo(lambda S, a0: sum(a0), 1, (False,), cheap=True)
     WORK[0] = LIMIT[0] = 100
     assert f(None, [1, 2, 3]) == 6 and WORK[0] == 97  # the key's items, as a paused memo's
-    assert f.__globals__["seen"][2] > 10 ** 9 and not f.__globals__["cache"]
+    assert f.memo["seen"][2] > 10 ** 9 and not f.memo["cache"]

@@ -53,7 +53,7 @@ def test_functions_are_keyed_by_the_attributes_they_read(tmp_path: Path) -> None
              for c in range(2, 104, 13)]
     for name in ("points", "best", "same"):
         memo = game.functions[name].fn
-        inner = memo.__globals__["inner"]
+        inner = memo.memo["inner"]
         for h in hands:
             WORK[0] = LIMIT[0] = 10_000
             want = inner(s, list(h))
@@ -73,7 +73,7 @@ def test_order_free_through_rules_functions_and_keyed_by_kinds() -> None:
     fns = game.functions
     assert fns["total"].order_free == fns["soft"].order_free == (True,)
     memo = fns["total"].fn
-    cache = memo.__globals__["cache"]
+    cache = memo.memo["cache"]
     s = game.new_state(None, seed=1, record=False)
     cache.clear()
     # 2 A 3 (soft 16), then 3 A 2 of other suits and decks, then K 4 A (15)
@@ -91,7 +91,7 @@ def test_a_list_whose_order_matters_is_keyed_by_its_faces_in_order(tmp_path: Pat
     game = rulelang.load(str(p))
     assert faces_only(game.functions)["led"] == [frozenset({"rank", "order"})]
     memo = game.functions["led"].fn
-    cache = memo.__globals__["cache"]
+    cache = memo.memo["cache"]
     s = game.new_state(None, seed=1, record=False)
     cache.clear()
     # (cards by rank, then suit: 0 2S, 1 2H, 4 3S...) 2 3 4, 3 2 4, K 3 4
@@ -103,7 +103,7 @@ def test_a_list_whose_order_matters_is_keyed_by_its_faces_in_order(tmp_path: Pat
 def _same_as_computed(memo: Any, s: Any, cases: Any) -> None:
     """Each hand's result through the memo is the function's own, and charges its work plus
     the key's items."""
-    inner = memo.__globals__["inner"]
+    inner = memo.memo["inner"]
     for h, want in cases:
         WORK[0] = LIMIT[0] = 10_000
         assert inner(s, list(h)) == want

@@ -81,7 +81,7 @@ def test_a_tail_after_lets_is_remembered_by_their_values(tmp_path: Path,
     hands = [[4, 5, 6, 8, 12, 16, 51], [9, 13, 17, 21, 34, 35, 0], [0, 5, 10, 15, 20, 25, 30],
              [7, 11, 14, 19, 26, 33, 40], [4, 5, 6, 8, 12, 16, 51]]
     tail = fns["best@let"].fn
-    tail.__globals__["cache"].clear()
+    tail.memo["cache"].clear()
     for h in hands * 2:
         ms, _ = _run(plain["melds"].fn, s, list(h))
         want, used = _run(plain["best"].fn, s, list(h))
@@ -89,8 +89,8 @@ def test_a_tail_after_lets_is_remembered_by_their_values(tmp_path: Path,
         # the same melding, its work and the key's items (the melds and their cards)
         assert got == want
         assert work == used + len(ms) + sum(len(m) for m in ms)
-    assert tail.__globals__["seen"][1] > 0  # found again
-    assert len(tail.__globals__["cache"]) == 3  # the two hands without a meld are one entry
+    assert tail.memo["seen"][1] > 0  # found again
+    assert len(tail.memo["cache"]) == 3  # the two hands without a meld are one entry
     assert _run(fns["mine"].fn, s, 1)[0] == _run(plain["mine"].fn, s, 1)[0] == 21
     with pytest.raises(rulelang.RulesError) as split:
         _run(fns["bad"].fn, s, [0, 1, 2])
@@ -108,10 +108,10 @@ def test_an_order_free_list_of_texts_is_keyed_in_its_order(tmp_path: Path) -> No
     uf = game.functions["cost"]
     assert uf.order_free == (False, True)
     memo = uf.fn
-    cache = memo.__globals__["cache"]
+    cache = memo.memo["cache"]
     cache.clear()
     s = game.new_state(None, seed=1, record=False)
-    inner = memo.__globals__["inner"]
+    inner = memo.memo["inner"]
     for g, t, want in (([0, 1], ["A", "K"], 1.0), ([0, 1], ["K", "A"], 1.0),
                        ([4], ["A", "K"], 1.5), ([0, 1], ["A", "K"], 1.0), ([0], [], 1.5)):
         assert _run(inner, s, g, t)[0] == want
