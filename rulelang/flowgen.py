@@ -73,14 +73,15 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
             own += block
         lines += block
     k = ns.k(tuple(spans))
-    lines += ["    except RulesError as e:",
-              f"        _located(e, {k}[_a])",
-              "        raise",
-              "    except Exception as e:",
-              f"        raise RuntimeRulesError(_why(e), {k}[_a]) from None",
-              *(["    finally:", f"        {lst}[0] = _was"] if numbered else []),
-              "    return out"]
-    own += lines[-6:]
+    tail = ["    except RulesError as e:",
+            f"        _located(e, {k}[_a])",
+            "        raise",
+            "    except Exception as e:",
+            f"        raise RuntimeRulesError(_why(e), {k}[_a]) from None",
+            *(["    finally:", f"        {lst}[0] = _was"] if numbered else []),
+            "    return out"]
+    lines += tail
+    own += tail
     return try_define(ns, "_legal", own, lines, actions[0].span if actions else None)
 
 
