@@ -65,7 +65,7 @@ def highest_by(xs: list, keys: list) -> list:
     return [x for x, k in zip(xs, keys) if k == m]
 
 
-BY = {"sort": sorted_by, "group_by": grouped_by, "lowest": lowest_by, "highest": highest_by}
+BY = {"sort": sorted_by, "group_by": grouped, "lowest": lowest_by, "highest": highest_by}
 
 
 def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
