@@ -76,7 +76,13 @@ def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
         if len(args) == 2 and callable(args[1]) and key is None:
             args, key = (args[0],), args[1]
         if len(args) == 1:
-            xs = items_of(args[0])
+            xs = args[0]
+            if type(xs) is list:  # items_of(xs), written out: the commonest case
+                WORK[0] -= len(xs)
+                if WORK[0] < 0:
+                    out_of_work()
+            else:
+                xs = items_of(xs)
         else:
             xs = list(args)
         if not xs:
@@ -109,22 +115,42 @@ EXTREME_OF = {"max": _extreme_of(max, "max"), "min": _extreme_of(min, "min")}
 
 
 def _sum(xs: Any, f: Callable[[Any], Any] | None = None) -> Any:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     return sum(f(x) for x in xs) if f else sum(xs)
 
 
 def _count(xs: Any, f: Callable[[Any], Any] | None = None) -> int:
-    xs = items_of(xs)
-    return sum(1 for x in xs if f(x)) if f else len(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
+    return len([1 for x in xs if f(x)]) if f else len(xs)  # (each f(x), as sum() took)
 
 
 def _any(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     return any(f(x) for x in xs) if f else any(xs)
 
 
 def _all(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     return all(f(x) for x in xs) if f else all(xs)
 
 
@@ -145,7 +171,13 @@ def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False)
 
 
 def _filter(xs: Any, f: Callable[[Any], Any]) -> list:
-    return [x for x in items_of(xs) if f(x)]
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
+    return [x for x in xs if f(x)]
 
 
 def _map(xs: Any, f: Callable[[Any], Any]) -> list:
@@ -245,12 +277,12 @@ def _range(a: int, b: int | None = None) -> list:
 
 
 def _top(xs: Any, n: int | None = None) -> Any:
-    if type(xs) is list and n is None:  # items_of(xs), written out: the commonest case
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
         WORK[0] -= len(xs)
         if WORK[0] < 0:
             out_of_work()
-        return xs[0] if xs else None
-    xs = items_of(xs)
+    else:
+        xs = items_of(xs)
     if n is None:
         return xs[0] if xs else None
     return xs[:n]
@@ -266,7 +298,12 @@ def top_of_zone(z: list) -> Any:
 
 
 def _bottom(xs: Any, n: int | None = None) -> Any:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     if n is None:
         return xs[-1] if xs else None
     return xs[-n:] if n else []
