@@ -10,7 +10,7 @@ the same errors, and the same work charged (``items_of`` charges the list once, 
 does), with no call per item; the loop variable also takes the list's item type, so a card's
 attributes are read from the deck's tables directly. ``sort`` and ``group_by`` get the keys
 as a list made by such a comprehension and order or group the items by it (``sorted_by``,
-``grouped_by``), exactly as the built-ins do with a key function; ``lowest`` and ``highest``
+``builtins.grouped``), exactly as the built-ins do with a key function; ``lowest`` and ``highest``
 pick the items tied for the least or greatest key (``lowest_by``, ``highest_by``).
 """
 
@@ -40,11 +40,6 @@ def sorted_by_desc(xs: list, keys: list) -> list:
     """``sort(xs, f, desc: true)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins._sort``)."""
     compared(keys, len(keys).bit_length())
     return [xs[i] for i in sorted(range(len(xs)), key=keys.__getitem__, reverse=True)]
-
-
-def grouped_by(xs: list, keys: list) -> list:
-    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins.grouped``)."""
-    return grouped(xs, keys)
 
 
 def lowest_by(xs: list, keys: list) -> list:
