@@ -18,8 +18,11 @@ from .display import plain_text, seat_name
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION
 from .runtime import WORK, charge, out_of_work
-from .walks import FLAT as _FLAT
-from .walks import flat_lists, nested, numbers_only
+from .walks import _FLAT_TEXT as _FLAT_TEXT
+from .walks import _NUM, compared, contains, items_of, nested
+from .walks import SHORT_TEXT as SHORT_TEXT
+from .walks import ch as ch
+from .walks import deep_items as deep_items
 from .walks import key_text as key_text
 from .walks import leaves as leaves
 
@@ -53,116 +56,6 @@ class Builtin:
     doc: str = ""
 
 
-def items_of(xs: Any) -> list:
-    if isinstance(xs, list):
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-        return xs
-    if isinstance(xs, (tuple, range)):
-        charge(len(xs))
-        return list(xs)
-    raise RuntimeRulesError(f"expected a list, got {_tname(xs)}")
-
-
-# values that one comparison looks at in one go: anything else (a list, a text, a record) is
-# compared item by item, and that is work (walks.FLAT)
-_FLAT_TEXT = _FLAT | {str}
-_NUM = frozenset({int, float})
-# a text this short is compared in about the time of one unit of work (a card's rank, a name)
-SHORT_TEXT = 64
-
-
-def deep_items(v: Any) -> int:
-    """How many items comparing ``v`` with another value may look at: 1 for a number, a
-    text's characters, the items of a list or a record and of the lists, records and texts
-    inside it. The walk stops past what is left of the step's allowance (lists can share
-    lists, and the count is charged)."""
-    t = type(v)
-    if t in _FLAT:
-        return 1
-    if t is str:
-        return len(v) or 1
-    if not isinstance(v, (list, dict)):
-        return 1
-    limit = max(0, WORK[0])
-    n = 0
-    stack = [v]
-    while stack and n <= limit:
-        x = stack.pop()
-        vals = x.values() if isinstance(x, dict) else x
-        n += len(x) or 1
-        if _FLAT.issuperset(map(type, vals)):  # the common case, looked at without a Python loop
-            continue
-        for y in vals:
-            if type(y) is str:
-                n += len(y)
-            elif isinstance(y, (list, dict)):
-                stack.append(y)
-    return n
-
-
-def compared(xs: list, times: int = 1) -> None:
-    """Charge what comparing the items of ``xs`` with one another may look at beyond one
-    unit each (paid by whoever walked the list): the items of the lists, texts and records
-    among them, ``times`` over (a sort compares each item about log2(n) times)."""
-    if xs and not numbers_only(xs) and not _FLAT.issuperset(map(type, xs)):
-        if (n := flat_lists(xs)) >= 0:  # lists of numbers (hand values): charged at once
-            charge(times * n)
-            return
-        if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
-            charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
-            return
-        for x in xs:  # charged one by one: the walk stops where the allowance runs out
-            if type(x) not in _FLAT:
-                charge(times * deep_items(x))
-
-
-def ch(v: Any) -> Any:
-    """``v``, a side of a comparison (``==``, ``<``...) of values that may be lists: what the
-    comparison may look at is charged (it looks at no more than the items of either side)."""
-    t = type(v)
-    if t not in _FLAT and (t is not str or len(v) > SHORT_TEXT):
-        charge(deep_items(v))
-    return v
-
-
-def contains(x: Any, xs: Any) -> bool:
-    """``x in xs`` with the search charged: a list's items, and for a list, text or record
-    ``x`` the items of each item it may be compared with through; a text's characters."""
-    t = type(x)
-    if type(xs) is list and (t is int or (t is str and len(x) <= SHORT_TEXT)):
-        # a card, a seat or a rank searched for in a list: the common case, written out
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-        return x in xs
-    if isinstance(xs, list):
-        n = len(xs)
-        if t not in _FLAT and (t is not str or len(x) > SHORT_TEXT):
-            # items that are lists, texts or records may each be compared through
-            k = sum([1 for y in xs if type(y) not in _FLAT])
-            n += k * deep_items(x)
-        charge(n)
-    elif isinstance(xs, str):
-        charge(len(xs))
-    return x in xs
-
-
-def _tname(x: Any) -> str:
-    if x is None:
-        return "none"
-    if isinstance(x, bool):
-        return "a boolean"
-    if isinstance(x, (int, float)):
-        return "a number"
-    if isinstance(x, str):
-        return "a string"
-    if isinstance(x, list):
-        return "a list"
-    return type(x).__name__
-
-
 def _size(xs: Any) -> int:
     if type(xs) is list:  # items_of(xs), written out: the commonest case
         WORK[0] -= len(xs)
@@ -183,7 +76,13 @@ def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
         if len(args) == 2 and callable(args[1]) and key is None:
             args, key = (args[0],), args[1]
         if len(args) == 1:
-            xs = items_of(args[0])
+            xs = args[0]
+            if type(xs) is list:  # items_of(xs), written out: the commonest case
+                WORK[0] -= len(xs)
+                if WORK[0] < 0:
+                    out_of_work()
+            else:
+                xs = items_of(xs)
         else:
             xs = list(args)
         if not xs:
@@ -216,27 +115,52 @@ EXTREME_OF = {"max": _extreme_of(max, "max"), "min": _extreme_of(min, "min")}
 
 
 def _sum(xs: Any, f: Callable[[Any], Any] | None = None) -> Any:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     return sum(f(x) for x in xs) if f else sum(xs)
 
 
 def _count(xs: Any, f: Callable[[Any], Any] | None = None) -> int:
-    xs = items_of(xs)
-    return sum(1 for x in xs if f(x)) if f else len(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
+    return len([1 for x in xs if f(x)]) if f else len(xs)  # (each f(x), as sum() took)
 
 
 def _any(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     return any(f(x) for x in xs) if f else any(xs)
 
 
 def _all(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     return all(f(x) for x in xs) if f else all(xs)
 
 
 def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False) -> list:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     if f is None:
         compared(xs, len(xs).bit_length())
         return sorted(xs, reverse=bool(desc))
@@ -247,23 +171,44 @@ def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False)
 
 
 def _filter(xs: Any, f: Callable[[Any], Any]) -> list:
-    return [x for x in items_of(xs) if f(x)]
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
+    return [x for x in xs if f(x)]
 
 
 def _map(xs: Any, f: Callable[[Any], Any]) -> list:
-    return nested([f(x) for x in items_of(xs)])
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
+    return nested([f(x) for x in xs])
 
 
 def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     keys = [f(x) for x in xs]
     return grouped(xs, keys)
+
+
+_TEXT = frozenset({str})
 
 
 def grouped(xs: list, keys: list) -> list:
     """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])``: the keys are hashed and
     compared (charged), the groups sorted by key."""
-    if {str}.issuperset(map(type, keys)) and "" not in keys:
+    if (not keys or type(keys[0]) is str) and _TEXT.issuperset(map(type, keys)) \
+            and "" not in keys:
         # texts only (ranks, suits), none empty: compared()'s two charges written out
         w = WORK[0] - sum(map(len, keys))
         WORK[0] = w
@@ -332,12 +277,12 @@ def _range(a: int, b: int | None = None) -> list:
 
 
 def _top(xs: Any, n: int | None = None) -> Any:
-    if type(xs) is list and n is None:  # items_of(xs), written out: the commonest case
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
         WORK[0] -= len(xs)
         if WORK[0] < 0:
             out_of_work()
-        return xs[0] if xs else None
-    xs = items_of(xs)
+    else:
+        xs = items_of(xs)
     if n is None:
         return xs[0] if xs else None
     return xs[:n]
@@ -353,14 +298,24 @@ def top_of_zone(z: list) -> Any:
 
 
 def _bottom(xs: Any, n: int | None = None) -> Any:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     if n is None:
         return xs[-1] if xs else None
     return xs[-n:] if n else []
 
 
 def _lowest(xs: Any, f: Callable[[Any], Any]) -> list:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     if not xs:
         return []
     keys = [f(x) for x in xs]
@@ -370,7 +325,12 @@ def _lowest(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _highest(xs: Any, f: Callable[[Any], Any]) -> list:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     if not xs:
         return []
     keys = [f(x) for x in xs]
@@ -398,7 +358,12 @@ def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _distinct(xs: Any) -> list:
-    xs = items_of(xs)
+    if type(xs) is list:  # items_of(xs), written out: the commonest case
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+    else:
+        xs = items_of(xs)
     try:  # hashable items (cards, ranks, seats): the first of each, as the loop below keeps
         return list(dict.fromkeys(xs))
     except TypeError:

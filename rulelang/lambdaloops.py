@@ -10,7 +10,7 @@ the same errors, and the same work charged (``items_of`` charges the list once, 
 does), with no call per item; the loop variable also takes the list's item type, so a card's
 attributes are read from the deck's tables directly. ``sort`` and ``group_by`` get the keys
 as a list made by such a comprehension and order or group the items by it (``sorted_by``,
-``grouped_by``), exactly as the built-ins do with a key function; ``lowest`` and ``highest``
+``builtins.grouped``), exactly as the built-ins do with a key function; ``lowest`` and ``highest``
 pick the items tied for the least or greatest key (``lowest_by``, ``highest_by``).
 """
 
@@ -42,11 +42,6 @@ def sorted_by_desc(xs: list, keys: list) -> list:
     return [xs[i] for i in sorted(range(len(xs)), key=keys.__getitem__, reverse=True)]
 
 
-def grouped_by(xs: list, keys: list) -> list:
-    """``group_by(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins.grouped``)."""
-    return grouped(xs, keys)
-
-
 def lowest_by(xs: list, keys: list) -> list:
     """``lowest(xs, f)`` where ``keys[i]`` is ``f(xs[i])`` (``builtins._lowest``)."""
     if not xs:
@@ -65,7 +60,7 @@ def highest_by(xs: list, keys: list) -> list:
     return [x for x, k in zip(xs, keys) if k == m]
 
 
-BY = {"sort": sorted_by, "group_by": grouped_by, "lowest": lowest_by, "highest": highest_by}
+BY = {"sort": sorted_by, "group_by": grouped, "lowest": lowest_by, "highest": highest_by}
 
 
 def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,

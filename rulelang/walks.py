@@ -2,7 +2,10 @@
 sixty times is sixty small lists but 2^60 items), so every walk through them stops at a limit.
 
 ``nested`` bounds (and charges) each list made of other values; ``key_text`` and ``leaves``
-walk a value whose size is bounded by the caller's limit.
+walk a value whose size is bounded by the caller's limit. What looking at a value charges to
+the step's work allowance (a list's items taken: ``items_of``; what comparing or searching
+values looks at: ``deep_items``, ``compared``, ``ch``, ``contains``) is here too, beside the
+walks it uses; ``builtins`` re-exports it.
 """
 
 from __future__ import annotations
@@ -107,15 +110,118 @@ def nested_flat(xs: list) -> list:
     return xs
 
 
-def numbers_only(xs: list) -> bool:
-    """Whether ``xs`` (not empty) holds whole and decimal numbers only (cards, seats,
-    scores), told in C: their sum is one only if each item is; a list of texts is not summed
-    (a TypeError raised costs more than ``compared``'s test of the types it saves)."""
-    try:
-        return type(xs[0]) in _NUMBERS and type(sum(xs)) in _NUMBERS
+def items_of(xs: Any) -> list:
+    if isinstance(xs, list):
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return xs
+    if isinstance(xs, (tuple, range)):
+        charge(len(xs))
+        return list(xs)
+    raise RuntimeRulesError(f"expected a list, got {_tname(xs)}")
+
+
+# values that one comparison looks at in one go: anything else (a list, a text, a record) is
+# compared item by item, and that is work (FLAT)
+_FLAT_TEXT = FLAT | {str}
+_NUM = frozenset({int, float})
+# a text this short is compared in about the time of one unit of work (a card's rank, a name)
+SHORT_TEXT = 64
+
+
+def deep_items(v: Any) -> int:
+    """How many items comparing ``v`` with another value may look at: 1 for a number, a
+    text's characters, the items of a list or a record and of the lists, records and texts
+    inside it. The walk stops past what is left of the step's allowance (lists can share
+    lists, and the count is charged)."""
+    t = type(v)
+    if t in FLAT:
+        return 1
+    if t is str:
+        return len(v) or 1
+    if not isinstance(v, (list, dict)):
+        return 1
+    limit = max(0, WORK[0])
+    n = 0
+    stack = [v]
+    while stack and n <= limit:
+        x = stack.pop()
+        vals = x.values() if isinstance(x, dict) else x
+        n += len(x) or 1
+        if FLAT.issuperset(map(type, vals)):  # the common case, looked at without a Python loop
+            continue
+        for y in vals:
+            if type(y) is str:
+                n += len(y)
+            elif isinstance(y, (list, dict)):
+                stack.append(y)
+    return n
+
+
+def compared(xs: list, times: int = 1) -> None:
+    """Charge what comparing the items of ``xs`` with one another may look at beyond one
+    unit each (paid by whoever walked the list): the items of the lists, texts and records
+    among them, ``times`` over (a sort compares each item about log2(n) times)."""
+    if not xs:
+        return
+    try:  # numbers_only(xs), written out: numbers need no charge
+        if type(xs[0]) in _NUM and type(sum(xs)) in _NUM:  # (one C scan: the sum)
+            return
     except TypeError:  # a text, list, record or none among them
-        return False
+        pass
+    if not FLAT.issuperset(map(type, xs)):
+        if (n := flat_lists(xs)) >= 0:  # lists of numbers (hand values): charged at once
+            charge(times * n)
+            return
+        if _FLAT_TEXT.issuperset(map(type, xs)):  # texts (ranks, names): their characters
+            charge(times * sum([len(x) or 1 for x in xs if type(x) is str]))
+            return
+        for x in xs:  # charged one by one: the walk stops where the allowance runs out
+            if type(x) not in FLAT:
+                charge(times * deep_items(x))
 
 
-_NUMBERS = frozenset({int, float})
+def ch(v: Any) -> Any:
+    """``v``, a side of a comparison (``==``, ``<``...) of values that may be lists: what the
+    comparison may look at is charged (it looks at no more than the items of either side)."""
+    t = type(v)
+    if t not in FLAT and (t is not str or len(v) > SHORT_TEXT):
+        charge(deep_items(v))
+    return v
 
+
+def contains(x: Any, xs: Any) -> bool:
+    """``x in xs`` with the search charged: a list's items, and for a list, text or record
+    ``x`` the items of each item it may be compared with through; a text's characters."""
+    t = type(x)
+    if type(xs) is list and (t is int or (t is str and len(x) <= SHORT_TEXT)):
+        # a card, a seat or a rank searched for in a list: the common case, written out
+        WORK[0] -= len(xs)
+        if WORK[0] < 0:
+            out_of_work()
+        return x in xs
+    if isinstance(xs, list):
+        n = len(xs)
+        if t not in FLAT and (t is not str or len(x) > SHORT_TEXT):
+            # items that are lists, texts or records may each be compared through
+            k = sum([1 for y in xs if type(y) not in FLAT])
+            n += k * deep_items(x)
+        charge(n)
+    elif isinstance(xs, str):
+        charge(len(xs))
+    return x in xs
+
+
+def _tname(x: Any) -> str:
+    if x is None:
+        return "none"
+    if isinstance(x, bool):
+        return "a boolean"
+    if isinstance(x, (int, float)):
+        return "a number"
+    if isinstance(x, str):
+        return "a string"
+    if isinstance(x, list):
+        return "a list"
+    return type(x).__name__

@@ -184,6 +184,7 @@ def test_card_keys_are_read_from_a_table_per_closure_value(
 def test_lists_of_numbers_compared_charge_and_run_out_as_item_by_item(xs: Any) -> None:
     # builtins.compared of lists of numbers charges walks.flat_lists' sum at once
     from rulelang import builtins as b
+    from rulelang.walks import FLAT
 
     def run(f: Any, allowance: int) -> tuple[bool, int]:
         WORK[0] = allowance
@@ -195,7 +196,7 @@ def test_lists_of_numbers_compared_charge_and_run_out_as_item_by_item(xs: Any) -
 
     def one_by_one() -> None:
         for x in xs:
-            if type(x) not in b._FLAT:
+            if type(x) not in FLAT:
                 b.charge(3 * b.deep_items(x))
 
     for allowance in range(0, 25):
