@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import cardfilter
+from .builtins import top_of_zone
 from .codegen import LOCALS, Namespace, Src, cond_lines, frame_only_indexed, src_of
 from .compile import Compiler
 from .deps import Deps, plan
@@ -211,21 +213,70 @@ def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, whe
              f"{pad}WORK[0] -= len(_z)",
              f"{pad}if WORK[0] < 0:",
              f"{pad}    _out_of_work({zspan})",
-             f"{pad}{count} = 0",
-             f"{pad}for F[{slot}] in _z:"]
-    if conds:
-        lines.append(f"{inner}if {' and '.join(f'({c})' for c in conds)}:")
-        inner += "    "
-    lines += [f"{inner}{count} += 1"]
+             f"{pad}{count} = 0"]
+    table = cardfilter.plan(conds, f"F[{slot}]", ns.ns, ns.k(cardfilter.reach)) \
+        if conds else None
+    if table is not None:  # the filter read from a table by card (cardfilter.py)
+        lines += _table_head(table, pad, ns)
+        tail = _filter_body(a, ns, values, count, inner + "        ", test)
+        lines += [f"{pad}if _cT is None:",
+                  f"{inner}for F[{slot}] in _z:",
+                  f"{inner}    if {' and '.join(f'({c})' for c in conds)}:",
+                  *tail,
+                  f"{pad}else:",
+                  *(f"{inner}if _cT[{i + 1}].isdisjoint(_z):\n"
+                    f"{inner}    WORK[0] += _cw{i} - _cw{i + 1}" for i in range(len(table.fills))),
+                  f"{inner}_cT = _cT[0]",
+                  f"{inner}for F[{slot}] in _z:",
+                  f"{inner}    if _cT[F[{slot}]]:",
+                  *tail]
+    else:
+        lines.append(f"{pad}for F[{slot}] in _z:")
+        if conds:
+            lines.append(f"{inner}if {' and '.join(f'({c})' for c in conds)}:")
+            inner += "    "
+        lines += _filter_body(a, ns, values, count, inner, test)
+    return [*lines,
+            f"{pad}_a = {when}",
+            f"{pad}WORK[0] -= {count}",
+            f"{pad}if WORK[0] < 0:",
+            f"{pad}    _out_of_work({span})"]
+
+
+def _filter_body(a: ActionDef, ns: Namespace, values: str, count: str, inner: str,
+                 test: str) -> list[str]:
+    """A card that passed the filter: counted, and its entry added where the ``when``
+    holds."""
+    lines = [f"{inner}{count} += 1"]
     if test != "True":
         lines.append(f"{inner}if {test}:")
         inner += "    "
-    lines += [f"{inner}out.append(({ns.k(a)}, ({values},)))",
-              f"{pad}_a = {when}",
-              f"{pad}WORK[0] -= {count}",
-              f"{pad}if WORK[0] < 0:",
-              f"{pad}    _out_of_work({span})"]
-    return lines
+    return [*lines, f"{inner}out.append(({ns.k(a)}, ({values},)))"]
+
+
+def _table_head(table: cardfilter.Plan, pad: str, ns: Namespace) -> list[str]:
+    """The hoisted calls made before the loop (the work after each kept in ``_cw<i>``) and
+    the table of the values (``_cT``); None in ``_cT``, the calls unmade and the work set
+    back, where a call fails (``cardfilter``)."""
+    test = ns.define("_cardtest", table.test)
+    build = ns.k(cardfilter.table_maker(test, table.ncards, len(table.fills)))
+    cache = ns.k({})
+    key = f"({', '.join(table.keys)},)" if table.keys else "()"
+    unset = ns.k(UNSET)
+    lines = [f"{pad}_cw0 = WORK[0]", f"{pad}try:"]
+    top = next((k for k, v in ns.ns.items() if v is top_of_zone), None)
+    for i, (v, src) in enumerate(table.fills):
+        before, src = cardfilter.tops_written_out(src, top, f"_cz{i}")
+        lines += [*(f"{pad}    {x}" for x in before), f"{pad}    {v} = {src}",
+                  f"{pad}    _cw{i + 1} = WORK[0]"]
+    return [*lines,
+            f"{pad}    _cT = {cache}.get({key})",
+            f"{pad}    if _cT is None:",
+            f"{pad}        _cT = {ns.k(cardfilter.card_table)}({cache}, {build}, {key})",
+            f"{pad}except Exception:",
+            f"{pad}    WORK[0] = _cw0",
+            *(f"{pad}    {v} = {unset}" for v, _s in table.fills),
+            f"{pad}    _cT = None"]
 
 
 def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:
