@@ -121,7 +121,7 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
                     counts[key] = count  # run once, at the top of the listing
                 lines += [f"{pad}_a = {len(spans) - 1}", *(pad + r for r in resets), *fused]
                 return _localized_args(a, lines)
-        zopts = _zone_options(opts, i, pad)
+        zopts = _zone_options(opts, i, pad, ns)
         made = [*(pad + r for r in resets), *zopts]
         lines += [f"{pad}_a = {len(spans) - 1}",
                   *(_first_options(raw, made, kept, pad, ns) if i == 0 else made),
@@ -159,9 +159,10 @@ def _first_options(raw: str, lines: list[str], kept: dict[str, str], pad: str,
     return [f"{pad}_w = WORK[0]", *lines, f"{pad}{name} = {ns.k(hold)}(_w, _o0)"]
 
 
-def _zone_options(opts: str, i: int, pad: str) -> list[str]:
+def _zone_options(opts: str, i: int, pad: str, ns: Namespace) -> list[str]:
     """``_o<i> = opts``, and where ``opts`` filters a zone (``listloop.zone_filter``), the
-    zone's charge written out before the comprehension (``runtime.work``: a call less)."""
+    zone's charge written out before the comprehension (``runtime.work``: a call less); a
+    filter of the card alone read from its table (``_card_only``)."""
     zf = zone_filter(opts)
     if zf is None:
         return [f"{pad}_o{i} = {opts}"]
@@ -173,6 +174,9 @@ def _zone_options(opts: str, i: int, pad: str) -> list[str]:
     if not conds or any(":=" in c or " for " in c or "lambda" in c for c in conds):
         tests = "".join(f" if ({c})" for c in conds)
         return [*head, f"{pad}_o{i} = [{var} for {var} in _z{tests}]"]
+    table = _card_only(conds, var, ns)
+    if table is not None:
+        conds = [f"{table}[{var}]"]
     # a filter (which keeps few) as a loop in place: no comprehension's function to call
     return [*head, f"{pad}_o{i} = []", f"{pad}for {var} in _z:",
             f"{pad}    if {' and '.join(f'({c})' for c in conds)}:",
@@ -214,8 +218,11 @@ def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, whe
              f"{pad}if WORK[0] < 0:",
              f"{pad}    _out_of_work({zspan})",
              f"{pad}{count} = 0"]
+    only = _card_only(conds, f"F[{slot}]", ns)
+    if only is not None:
+        conds = [f"{only}[F[{slot}]]"]
     table = cardfilter.plan(conds, f"F[{slot}]", ns.ns, ns.k(cardfilter.reach)) \
-        if conds else None
+        if conds and only is None else None
     if table is not None:  # the filter read from a table by card (cardfilter.py)
         lines += _table_head(table, pad, ns)
         tail = _filter_body(a, ns, values, count, inner + "        ", test)
@@ -241,6 +248,16 @@ def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, whe
             f"{pad}WORK[0] -= {count}",
             f"{pad}if WORK[0] < 0:",
             f"{pad}    _out_of_work({span})"]
+
+
+def _card_only(conds: list[str], card: str, ns: Namespace) -> str | None:
+    """The name of a constant table by card id of the filter ``conds`` where it reads the
+    card (``card``) and constants alone (``cardfilter``: one index for the test); None
+    elsewhere."""
+    p = cardfilter.plan(conds, card, ns.ns, ns.k(cardfilter.reach)) if conds else None
+    if p is None or p.keys or p.fills:
+        return None
+    return ns.k(cardfilter.table_maker(ns.define("_cardtest", p.test), p.ncards, 0)(())[0])
 
 
 def _filter_body(a: ActionDef, ns: Namespace, values: str, count: str, inner: str,
