@@ -222,7 +222,7 @@ def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, whe
     if only is not None:
         conds = [f"{only}[F[{slot}]]"]
     table = cardfilter.plan(conds, f"F[{slot}]", ns.ns, ns.k(cardfilter.reach)) \
-        if conds and only is None else None
+        if conds and only is None and cardfilter.KEYED else None
     if table is not None:  # the filter read from a table by card (cardfilter.py)
         lines += _table_head(table, pad, ns)
         tail = _filter_body(a, ns, values, count, inner + "        ", test)
