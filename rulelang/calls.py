@@ -64,6 +64,8 @@ from .scope import one_call as _one_call
 # number, a global or a counter of the state (``_pick2``)
 _REREAD = re.compile(r"-?\d+|[A-Za-z_]\w*|F\[\d+\]|S\.g\[\d+\]"
                      r"|S\.ctr\[\d+\]\[(?:[A-Za-z_]\w*|\d+)\]")
+# a zone's number that no value can make fail: a shared zone's, or one of the actor's own
+_PLAIN_ZONE = re.compile(r"\(?\d+(?: \+ S\.actor)?\)?")
 MAX_UNROLLED = 8  # any/all over at most this many numbers written out: one test each, inline
 
 # named arguments of the state's built-ins that take a function (``suit: c -> ...``)
@@ -403,6 +405,12 @@ class Calls:
                 self.err("face: takes 'up' or 'down'", a.span)
         assert name.isidentifier()  # a key of BUILTINS, never rules text
         if name == "move" and not kwfs and len(argfs) == 2:  # one card, mostly (table.py)
+            top = re.fullmatch(re.escape(self.k(top_of_zone)) + r"\(S\.zones\[(\d+)\]\)",
+                               getattr(argfs[0], "src", ""))
+            if top is not None and _PLAIN_ZONE.fullmatch(getattr(argfs[1], "src", "")):
+                # move(top(zone), zone): one call (the zone's number, then one that cannot
+                # fail: the charge and any error come where they came)
+                return self.gen(f"S.fx_move_top_of({top.group(1)}, {{0}})", argfs[1]), ret
             return self._call_src("S.fx_move_top", argfs, kwfs), ret
         return self._call_src("S.fx_" + name, argfs, kwfs), ret
 

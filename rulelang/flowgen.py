@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import cardfilter
+from .builtins import top_of_zone
 from .codegen import LOCALS, Namespace, Src, cond_lines, frame_only_indexed, src_of
 from .compile import Compiler
 from .deps import Deps, plan
@@ -119,7 +121,7 @@ def _nested_loops(a: ActionDef, ns: Namespace, spans: list[Any], when: int,
                     counts[key] = count  # run once, at the top of the listing
                 lines += [f"{pad}_a = {len(spans) - 1}", *(pad + r for r in resets), *fused]
                 return _localized_args(a, lines)
-        zopts = _zone_options(opts, i, pad)
+        zopts = _zone_options(opts, i, pad, ns)
         made = [*(pad + r for r in resets), *zopts]
         lines += [f"{pad}_a = {len(spans) - 1}",
                   *(_first_options(raw, made, kept, pad, ns) if i == 0 else made),
@@ -157,9 +159,10 @@ def _first_options(raw: str, lines: list[str], kept: dict[str, str], pad: str,
     return [f"{pad}_w = WORK[0]", *lines, f"{pad}{name} = {ns.k(hold)}(_w, _o0)"]
 
 
-def _zone_options(opts: str, i: int, pad: str) -> list[str]:
+def _zone_options(opts: str, i: int, pad: str, ns: Namespace) -> list[str]:
     """``_o<i> = opts``, and where ``opts`` filters a zone (``listloop.zone_filter``), the
-    zone's charge written out before the comprehension (``runtime.work``: a call less)."""
+    zone's charge written out before the comprehension (``runtime.work``: a call less); a
+    filter of the card alone read from its table (``_card_only``)."""
     zf = zone_filter(opts)
     if zf is None:
         return [f"{pad}_o{i} = {opts}"]
@@ -171,6 +174,9 @@ def _zone_options(opts: str, i: int, pad: str) -> list[str]:
     if not conds or any(":=" in c or " for " in c or "lambda" in c for c in conds):
         tests = "".join(f" if ({c})" for c in conds)
         return [*head, f"{pad}_o{i} = [{var} for {var} in _z{tests}]"]
+    table = _card_only(conds, var, ns)
+    if table is not None:
+        conds = [f"{table}[{var}]"]
     # a filter (which keeps few) as a loop in place: no comprehension's function to call
     return [*head, f"{pad}_o{i} = []", f"{pad}for {var} in _z:",
             f"{pad}    if {' and '.join(f'({c})' for c in conds)}:",
@@ -211,21 +217,83 @@ def _fused_last(a: ActionDef, ns: Namespace, opts: str, slot: int, pad: str, whe
              f"{pad}WORK[0] -= len(_z)",
              f"{pad}if WORK[0] < 0:",
              f"{pad}    _out_of_work({zspan})",
-             f"{pad}{count} = 0",
-             f"{pad}for F[{slot}] in _z:"]
-    if conds:
-        lines.append(f"{inner}if {' and '.join(f'({c})' for c in conds)}:")
-        inner += "    "
-    lines += [f"{inner}{count} += 1"]
+             f"{pad}{count} = 0"]
+    only = _card_only(conds, f"F[{slot}]", ns)
+    if only is not None:
+        conds = [f"{only}[F[{slot}]]"]
+    table = cardfilter.plan(conds, f"F[{slot}]", ns.ns, ns.k(cardfilter.reach)) \
+        if conds and only is None and cardfilter.KEYED else None
+    if table is not None:  # the filter read from a table by card (cardfilter.py)
+        lines += _table_head(table, pad, ns)
+        tail = _filter_body(a, ns, values, count, inner + "        ", test)
+        lines += [f"{pad}if _cT is None:",
+                  f"{inner}for F[{slot}] in _z:",
+                  f"{inner}    if {' and '.join(f'({c})' for c in conds)}:",
+                  *tail,
+                  f"{pad}else:",
+                  *(f"{inner}if _cT[{i + 1}].isdisjoint(_z):\n"
+                    f"{inner}    WORK[0] += _cw{i} - _cw{i + 1}" for i in range(len(table.fills))),
+                  f"{inner}_cT = _cT[0]",
+                  f"{inner}for F[{slot}] in _z:",
+                  f"{inner}    if _cT[F[{slot}]]:",
+                  *tail]
+    else:
+        lines.append(f"{pad}for F[{slot}] in _z:")
+        if conds:
+            lines.append(f"{inner}if {' and '.join(f'({c})' for c in conds)}:")
+            inner += "    "
+        lines += _filter_body(a, ns, values, count, inner, test)
+    return [*lines,
+            f"{pad}_a = {when}",
+            f"{pad}WORK[0] -= {count}",
+            f"{pad}if WORK[0] < 0:",
+            f"{pad}    _out_of_work({span})"]
+
+
+def _card_only(conds: list[str], card: str, ns: Namespace) -> str | None:
+    """The name of a constant table by card id of the filter ``conds`` where it reads the
+    card (``card``) and constants alone (``cardfilter``: one index for the test); None
+    elsewhere."""
+    p = cardfilter.plan(conds, card, ns.ns, ns.k(cardfilter.reach)) if conds else None
+    if p is None or p.keys or p.fills:
+        return None
+    return ns.k(cardfilter.table_maker(ns.define("_cardtest", p.test), p.ncards, 0)(())[0])
+
+
+def _filter_body(a: ActionDef, ns: Namespace, values: str, count: str, inner: str,
+                 test: str) -> list[str]:
+    """A card that passed the filter: counted, and its entry added where the ``when``
+    holds."""
+    lines = [f"{inner}{count} += 1"]
     if test != "True":
         lines.append(f"{inner}if {test}:")
         inner += "    "
-    lines += [f"{inner}out.append(({ns.k(a)}, ({values},)))",
-              f"{pad}_a = {when}",
-              f"{pad}WORK[0] -= {count}",
-              f"{pad}if WORK[0] < 0:",
-              f"{pad}    _out_of_work({span})"]
-    return lines
+    return [*lines, f"{inner}out.append(({ns.k(a)}, ({values},)))"]
+
+
+def _table_head(table: cardfilter.Plan, pad: str, ns: Namespace) -> list[str]:
+    """The hoisted calls made before the loop (the work after each kept in ``_cw<i>``) and
+    the table of the values (``_cT``); None in ``_cT``, the calls unmade and the work set
+    back, where a call fails (``cardfilter``)."""
+    test = ns.define("_cardtest", table.test)
+    build = ns.k(cardfilter.table_maker(test, table.ncards, len(table.fills)))
+    cache = ns.k({})
+    key = f"({', '.join(table.keys)},)" if table.keys else "()"
+    unset = ns.k(UNSET)
+    lines = [f"{pad}_cw0 = WORK[0]", f"{pad}try:"]
+    top = next((k for k, v in ns.ns.items() if v is top_of_zone), None)
+    for i, (v, src) in enumerate(table.fills):
+        before, src = cardfilter.tops_written_out(src, top, f"_cz{i}")
+        lines += [*(f"{pad}    {x}" for x in before), f"{pad}    {v} = {src}",
+                  f"{pad}    _cw{i + 1} = WORK[0]"]
+    return [*lines,
+            f"{pad}    _cT = {cache}.get({key})",
+            f"{pad}    if _cT is None:",
+            f"{pad}        _cT = {ns.k(cardfilter.card_table)}({cache}, {build}, {key})",
+            f"{pad}except Exception:",
+            f"{pad}    WORK[0] = _cw0",
+            *(f"{pad}    {v} = {unset}" for v, _s in table.fills),
+            f"{pad}    _cT = None"]
 
 
 def _hoisted_locals(src: str, ns: Namespace) -> tuple[list[str], str]:

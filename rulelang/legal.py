@@ -49,9 +49,28 @@ class LegalMoves:
     def num_moves(self) -> int:
         """How many legal moves there are (the length of ``legal_moves()``), cheaply."""
         if self._unique:
-            if self._entries is None:
-                self._compute_legal()
-            return len(self._entries or ())
+            entries = self._entries
+            if entries is None:
+                if self.status != "play" or self.choice is not None \
+                        or not self.game.moves_distinct:
+                    self._compute_legal()
+                    return len(self._entries or ())
+                # _compute_legal's commonest path, written out: a bot asks this at every
+                # decision (a Python call less; keep the two the same)
+                WORK[0] = LIMIT[0] = self.max_work
+                ph = self.game.phases[self.phase]
+                entries = ph.legal(self)  # type: ignore[misc]
+                if ph.bare:
+                    self._moves = self._moves_of = entries
+                self.work_done += self.max_work - WORK[0]
+                if self.work_done > MAX_GAME_WORK:
+                    self._too_much_work()
+                if not entries:
+                    raise self._no_legal_move()
+                self._entries = entries
+                self._legal = None
+                self._legal_list = None
+            return len(entries)
         return len(self._distinct())
 
     def _distinct(self) -> list[tuple[ActionDef, tuple]]:
@@ -86,14 +105,15 @@ class LegalMoves:
             if self.work_done > MAX_GAME_WORK:
                 self._too_much_work()
             if not entries:
-                ph = self.game.phases[self.phase]
-                raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "
-                                        f"'{self.phase}': the when: of every action "
-                                        "is false, or an action's args: give no choice",
-                                        ph.span)
+                raise self._no_legal_move()
         self._entries = entries
         self._legal = None
         self._legal_list = None
+
+    def _no_legal_move(self) -> RuntimeRulesError:
+        return RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}': "
+                                 "the when: of every action is false, or an action's args: "
+                                 "give no choice", self.game.phases[self.phase].span)
 
     def _compute_texts(self) -> None:
         """Move texts for the legal entries; equal texts (equal cards of several packs) are one

@@ -168,8 +168,9 @@ def is_local(f: Any) -> bool:
 
 
 def inline_search(f: Any) -> bool:
-    """Whether ``x in f`` charges its search inline (``f`` is read more than once then)."""
-    return is_local(f)
+    """Whether ``x in f`` charges its search inline (``f`` is read more than once then): a
+    frame slot, or the state's list of the seats in play (``players``: a plain attribute)."""
+    return is_local(f) or (isinstance(f, Src) and f.src in ("S.seated", "S.active"))
 
 
 def flat_table(table: Any) -> bool:

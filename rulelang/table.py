@@ -22,7 +22,7 @@ from .groupfx import unmeld
 from .groups import Group
 from .known import noted, seen_by, watched
 from .limits import MAX_COPIES
-from .runtime import brief, charge, clipped_text
+from .runtime import WORK, brief, charge, clipped_text, out_of_work
 from .tricks import Tricks
 
 
@@ -130,6 +130,22 @@ class Table(Dealing, Tricks):
         self.zones[loc[card]].remove(card)
         self.zones[zid].insert(0, card)
         loc[card] = zid
+        self.face[card] = self.zface[zid]
+
+    def fx_move_top_of(self, src: int, zid: int) -> None:
+        """``move(top(zone), zid)`` as generated: ``builtins.top_of_zone`` (its charge) and
+        ``fx_move_top`` in one call; the common case (the top card of a zone that holds
+        some: its place is that zone) written out."""
+        z = self.zones[src]
+        WORK[0] -= len(z)
+        if WORK[0] < 0:
+            out_of_work()
+        if not z or self.known is not None or self.ztrick is not None or self.placer is not None:
+            self.fx_move_top(z[0] if z else None, zid)
+            return
+        card = z.pop(0)
+        self.zones[zid].insert(0, card)
+        self.loc[card] = zid
         self.face[card] = self.zface[zid]
 
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
