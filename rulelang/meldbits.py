@@ -42,6 +42,8 @@ class RankCounts:
         self.text_at = self.wild_at + 8  # their key texts' counts: the bytes above that
         self.cost_at = self.text_at + 8 * _TEXTS  # the work the answers cost: above it all
         self.ncards = len(rank)
+        # (keyed, choices, most wild cards) -> the ways choices() counts (early)
+        self.ways: dict[tuple[bool, int, int], int] = {}
 
     def no_set(self, cs: list[int], lo: int) -> bool:
         """Whether no rank has lo of the cards (``plain_sets`` finds none): lo or more is a
@@ -117,12 +119,16 @@ class RankCounts:
                 return None
             t = (m >> self.text_at) & _TEXT_MASK
             n = ((t + 127 * _TEXT_ONES) & (128 * _TEXT_ONES)).bit_count()  # texts held
-        for k in range(0, min(max_wild, nwild) + 1):
-            ways = math.comb(max(0, n + k - 1), k) if keyed else math.comb(n, k)
-            if ways > MAX_COLLECTION:  # refused: the long way says so
-                return None
-            owed += ways
-        return owed
+        ways = self.ways.get((keyed, n, min(max_wild, nwild)))
+        if ways is None:
+            ways = 0
+            for k in range(0, min(max_wild, nwild) + 1):
+                w = math.comb(max(0, n + k - 1), k) if keyed else math.comb(n, k)
+                if w > MAX_COLLECTION:  # refused: the long way says so
+                    return None
+                ways += w
+            self.ways[keyed, n, min(max_wild, nwild)] = ways
+        return owed + ways
 
 
 _INT = frozenset({int})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulelang.cardtables import table_of
+from rulelang.cardtables import keyed, table_of
 from rulelang.limits import MAX_WORK
 from rulelang.runtime import LIMIT, WORK
 from tests.test_melds_fast import _deck
@@ -67,3 +67,17 @@ def test_the_last_table_is_found_again_unless_its_list_changed() -> None:
     other = table_of(wild_of(w), tabs)
     assert other is not None and other is not mine
     assert table_of(wild_of(["2"]), tabs) is mine
+
+
+def test_keyed_reads_the_last_table_again_unless_its_list_changed() -> None:
+    site = object()
+    w = ["2"]
+
+    def key(c: int) -> int:
+        return 0 if _RANKS[c] in w else 1
+
+    hand = [4, 5, 0, 8]  # 2 2 A 3: deuces first, by the key
+    assert keyed(hand, site, (w,), key) == [0, 0, 1, 1]
+    assert keyed(hand, site, (w,), key) == [0, 0, 1, 1]  # the same table, read again
+    w[:] = ["A"]  # the same list, changed in place: another table
+    assert keyed(hand, site, (w,), key) == [1, 1, 0, 1]
