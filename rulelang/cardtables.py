@@ -129,15 +129,17 @@ def answer(fn: Callable[[Any], Any], tab: dict[int, tuple[Any, int]], c: Any) ->
     return got[0]
 
 
-def key_texts(key: Callable[[Any], Any], tables: Tables | None = None
+def key_texts(key: Callable[[Any], Any], tables: Tables | None = None, tab: Any = None
               ) -> tuple[Callable[[int], str], dict[int, str]]:
     """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
     worked out once per card (in the order it was first needed) instead of once per look;
     and the texts found so far. The texts of a key of plain closure values (see
     ``table_of``) are read from its table after the first time, charged as when it was
-    called (``tables``: the finders' own, of keys' texts only)."""
+    called (``tables``: the finders' own, of keys' texts only; ``tab``: the key's table in
+    them, when the finder has looked it up already)."""
     texts: dict[int, str] = {}
-    tab = table_of(key, tables) if tables is not None else None
+    if tab is None and tables is not None:
+        tab = table_of(key, tables)
 
     if tab is None:
         def text(c: int) -> str:

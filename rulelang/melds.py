@@ -244,8 +244,9 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             return plain_sets(ranks, lo, hi, key, known)
         cs = items_of(cards)
         tab = table_of(wild, wild_kept)
-        owed = counts.early(cs, tab, table_of(key, kept) if key is not None else None,
-                            key is not None, lo, min(hi, len(cs)), max_wild, all_wild)
+        ktab = table_of(key, kept) if key is not None else None
+        owed = counts.early(cs, tab, ktab, key is not None, lo, min(hi, len(cs)), max_wild,
+                            all_wild)
         if owed is not None and WORK[0] >= owed:  # no set (most hands), told from counts
             WORK[0] -= owed  # (running out, the long way stops where it did)
             return []
@@ -260,7 +261,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         n_nat, ranks, wilds = told
         known = None
         if key is not None:
-            key, known = key_texts(key, kept)
+            key, known = key_texts(key, kept, ktab)
         hi = min(hi, n_nat + len(wilds))  # no set is bigger than the cards given
         out: list[list[int]] = []
 
