@@ -22,6 +22,7 @@ from .runtime import WORK, charge, out_of_work
 Tables = dict[Any, dict[int, tuple[Any, int]]]
 
 _MAX_TABLES = 64  # tables of many rules files (or many closure values) in one process
+_LAST = object()  # a table's key for table_of's last answer (a lambda's code, list, table)
 _MAX_LIST = 64  # a longer list in a closure is not made a key (its lambda is called)
 
 
@@ -50,6 +51,17 @@ def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
         cells = fn.__closure__
     except AttributeError:
         return None
+    # the commonest call: the lambda of the last call again (made anew by the same code)
+    # closing over the same list (the wild ranks), unchanged since (a list a zone is, say,
+    # changes in place, hence the comparison; no other list is changed after it is made)
+    last = tables.get(_LAST)
+    if last is not None and last[0] is code and type(cells) is tuple and len(cells) == 1:
+        try:
+            v = cells[0].cell_contents
+        except ValueError:  # a cell not filled yet
+            return None
+        if v is last[1] and v == last[2]:
+            return last[3]
     # (keyed by the code's id, not the code: hashing a code object hashes all its bytecode,
     # ~2,000 instructions a call; the table keeps its code, so an id used again by another
     # code object once this one is gone finds a table that is not its own)
@@ -83,13 +95,20 @@ def table_of(fn: Any, tables: Tables) -> dict[int, tuple[Any, int]] | None:
             tables.clear()
         got = tables[key] = _Table()
         got.code = code
+    if len(cells or ()) == 1 and vals[0][0] is list:  # (see above)
+        tables[_LAST] = (code, v, list(v), got)  # (the list itself, what it held)
     return got
 
 
 class _Table(dict):
-    """A table of answers by card id, and the code it answers for (``table_of``)."""
+    """A table of answers by card id, and the code it answers for (``table_of``); ``packed``:
+    the answers as a finder reads them in one go (``meldbits.RankCounts.packed``)."""
 
-    __slots__ = ("code",)
+    __slots__ = ("code", "packed")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.packed: dict[int, Any] = {}
 
 
 def answer(fn: Callable[[Any], Any], tab: dict[int, tuple[Any, int]], c: Any) -> Any:
@@ -110,15 +129,17 @@ def answer(fn: Callable[[Any], Any], tab: dict[int, tuple[Any, int]], c: Any) ->
     return got[0]
 
 
-def key_texts(key: Callable[[Any], Any], tables: Tables | None = None
+def key_texts(key: Callable[[Any], Any], tables: Tables | None = None, tab: Any = None
               ) -> tuple[Callable[[int], str], dict[int, str]]:
     """``key_text(key(c))``, remembered per card for one call of a finder: the rules' key is
     worked out once per card (in the order it was first needed) instead of once per look;
     and the texts found so far. The texts of a key of plain closure values (see
     ``table_of``) are read from its table after the first time, charged as when it was
-    called (``tables``: the finders' own, of keys' texts only)."""
+    called (``tables``: the finders' own, of keys' texts only; ``tab``: the key's table in
+    them, when the finder has looked it up already)."""
     texts: dict[int, str] = {}
-    tab = table_of(key, tables) if tables is not None else None
+    if tab is None and tables is not None:
+        tab = table_of(key, tables)
 
     if tab is None:
         def text(c: int) -> str:
@@ -190,13 +211,13 @@ def split_wild(cs: Any, wild: Callable[[Any], Any], tables: Tables
     return nat, w
 
 
-def split_ranks(cs: list, wild: Callable[[Any], Any], tables: Tables, rank: Any
+def split_ranks(cs: list, tab: dict[int, tuple[Any, int]] | None, rank: Any
                 ) -> tuple[int, dict[Any, list[int]], list[int]] | None:
     """``split_wild``'s answer with the natural cards grouped by ``rank[c]`` (each group in
     order): how many natural cards, their groups, the wild cards; None (nothing charged)
-    unless every card's answer is in ``wild``'s table and every rank can be read, where
-    ``split_wild`` and then the grouping give the same, charged the same."""
-    tab = table_of(wild, tables)
+    unless every card's answer is in ``tab`` (the ``wild:`` function's, ``table_of``) and
+    every rank can be read, where ``split_wild`` and then the grouping give the same, charged
+    the same."""
     if tab is None:
         return None
     get = tab.get
@@ -222,6 +243,7 @@ def split_ranks(cs: list, wild: Callable[[Any], Any], tables: Tables, rank: Any
 
 # (a lambda loop's site, its closure values) -> {card id: (key, work it cost)}: ``keyed``'s
 _KEYS: Tables = {}
+_KEYED_LAST: list = [None, None, None, None]  # its last site, list, what it held, table
 
 
 def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list:
@@ -231,6 +253,9 @@ def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list
     1)``): as ``table_of``'s, its answers for a whole number (a card: the body reads it from
     the deck's tables, else fails) are remembered per ``site`` and values, each with the
     work it cost, charged again when read (keys are only compared: none is handed on)."""
+    last = _KEYED_LAST  # the last call's site and one list, unchanged (as table_of's)
+    if last[0] is site and len(vals) == 1 and vals[0] is last[1] and vals[0] == last[2]:
+        return read_all(fn, last[3], xs)
     frozen = []
     for v in vals:
         f = _frozen(v)
@@ -243,4 +268,6 @@ def keyed(xs: list, site: object, vals: tuple, fn: Callable[[Any], Any]) -> list
         if len(_KEYS) >= _MAX_TABLES:
             _KEYS.clear()
         tab = _KEYS[key] = {}
+    if len(vals) == 1 and frozen[0][0] is list:
+        last[:] = [site, vals[0], list(vals[0]), tab]
     return read_all(fn, tab, xs)

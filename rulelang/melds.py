@@ -17,7 +17,7 @@ from typing import Any
 
 from . import meldbits
 from .builtins import items_of, nested
-from .cardtables import Tables, key_texts, split_ranks, split_wild
+from .cardtables import Tables, key_texts, split_ranks, split_wild, table_of
 from .errors import RuntimeRulesError
 from .limits import MAX_COLLECTION, MAX_MELDS
 from .runtime import WORK, charge, clipped_text, out_of_work
@@ -192,22 +192,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 o.sort(key=by_place)
         return out
 
-    # each card counts one in its rank's byte of a number (no_set)
-    rank_no: dict[str, int] = {}
-    rank_bits = [1 << 8 * rank_no.setdefault(r, len(rank_no)) for r in rank]
-    ones = sum(1 << 8 * i for i in range(len(rank_no)))
-
-    def no_set(cs: list[int], lo: int) -> bool:
-        """Whether no rank has lo of the cards (``plain_sets`` finds none), told in one go:
-        each rank's count in its byte of one number (< 128 cards: none spills over), lo or
-        more being its top bit set once 128 - lo is added to every byte."""
-        if not lo <= len(cs) < 128:  # (too few cards: no set; too many: not told so)
-            return lo > len(cs)
-        try:
-            m = sum(map(rank_bits.__getitem__, cs))
-        except (TypeError, IndexError):  # not cards: the finder says what is wrong
-            return False
-        return not (m + (128 - lo) * ones) & (128 * ones)
+    counts = meldbits.RankCounts(rank)  # (sets' answers of no set, told in one go)
 
     def by_name(cs: list[int]) -> list[int]:
         """One card per distinct name: identical cards are interchangeable in a choice."""
@@ -248,7 +233,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
             if key is not None:
                 key, known = key_texts(key, kept)
             hi = min(hi, len(cs))  # no set is bigger than the cards given
-            if no_set(cs, lo):  # plain_sets' answer and charge, without grouping the cards
+            if counts.no_set(cs, lo):  # plain_sets' answer and charge, without grouping the cards
                 WORK[0] -= 1
                 if WORK[0] < 0:
                     out_of_work()
@@ -258,9 +243,16 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
                 ranks.setdefault(rank[c], []).append(c)
             return plain_sets(ranks, lo, hi, key, known)
         cs = items_of(cards)
+        tab = table_of(wild, wild_kept)
+        ktab = table_of(key, kept) if key is not None else None
+        owed = counts.early(cs, tab, ktab, key is not None, lo, min(hi, len(cs)), max_wild,
+                            all_wild)
+        if owed is not None and WORK[0] >= owed:  # no set (most hands), told from counts
+            WORK[0] -= owed  # (running out, the long way stops where it did)
+            return []
         # the natural cards grouped by rank as they are told from the wild ones (one pass
         # where every card's answer is in wild:'s table), else split and then grouped
-        told = split_ranks(cs, wild, wild_kept, rank)
+        told = split_ranks(cs, tab, rank)
         if told is None:
             nat, wilds = split_wild(cs, wild, wild_kept)
             told = (len(nat), {}, wilds)
@@ -269,7 +261,7 @@ def meld_funcs(rank: tuple, suit: tuple, order: tuple, name: tuple, nranks: int
         n_nat, ranks, wilds = told
         known = None
         if key is not None:
-            key, known = key_texts(key, kept)
+            key, known = key_texts(key, kept, ktab)
         hi = min(hi, n_nat + len(wilds))  # no set is bigger than the cards given
         out: list[list[int]] = []
 

@@ -108,7 +108,7 @@ def test_wild_and_key_answers_read_from_tables_are_charged_as_calls() -> None:
     # gets a table of its own
     tabs: dict = {}
     mine = table_of(wild_of(w), tabs)
-    (k,) = tabs
+    (k,) = [k for k in tabs if type(k) is tuple]  # (and table_of's last answer)
     assert mine is not None and table_of(wild_of(w), tabs) is mine
     tabs[(id(key_of(w).__code__), k[1])] = tabs.pop(k)
     assert table_of(key_of(w), tabs) is not mine
