@@ -19,6 +19,7 @@ from .builtins import (
     Builtin,
     top_of_zone,
 )
+from .cardgroups import PICK
 from .codegen import Src, fn_of, src_of
 from .display import Writer
 from .errors import RuntimeRulesError, did_you_mean
@@ -166,6 +167,13 @@ class Calls:
                 and isinstance(n.args[0], N.Comprehension)):
             # a comprehension gives a list and has paid for its loop: no checks needed
             pick = sum if b.name == "sum" else EXTREME_OF[b.name]
+            sums = getattr(argfs[0], "sums", None)
+            if sums is not None and b.name != "sum":
+                # sums by groups of cards picked from where they are summed: whole numbers,
+                # nothing to charge; the loops as written where card_sums gives them back
+                call, loops = sums
+                call = call.replace(PICK, self.k(max if b.name == "max" else min))
+                return self.gen(f"({call} or ({self.k(pick)}({{0}}),))[0]", loops), ret
             return self.gen(f"{self.k(pick)}({{0}})", *argfs), ret
         if (b.name in ("max", "min") and len(argfs) > 1 and not kwfs
                 and all(t in ("int", "num") for t in types)):

@@ -144,13 +144,15 @@ def summing(n: N.Comprehension, values: Any) -> tuple[str, str, N.Node, str, N.N
 
 
 def card_sums(xs: Any, where: tuple, vals: tuple, n: int, k: int, outer: Any,
-              inner: Any) -> list | None:
+              inner: Any, pick: Any = None) -> Any:
     """``[sum(E for x in xs if x.key == v) for v in vs]`` as compiled (``summing``; the
     ``k`` values ``vs`` distinct numbers or texts): ``where`` each card's index in ``vs`` (k:
     none), ``vals`` each card's whole number ``E``, for the deck's ``n`` cards; one pass, each
     card looked up once, the loops' charges (``vs``, then ``xs`` once per value) as they
     would come. None (nothing charged) where an item of ``xs`` is no card of the deck: the
-    loops as written then give their own results and errors."""
+    loops as written then give their own results and errors. With ``pick`` (``max`` or
+    ``min`` of the sums, ``card_sums_call``): ``(pick(sums),)``, the numbers picked as the
+    rules' ``max``/``min`` of a comprehension picks them (whole numbers: nothing to charge)."""
     if type(xs) is not list:
         return None
     sums = [0] * (k + 1)  # (sums[k]: the cards of no value of vs)
@@ -163,7 +165,10 @@ def card_sums(xs: Any, where: tuple, vals: tuple, n: int, k: int, outer: Any,
     w = WORK[0] = WORK[0] - k - m
     if w < 0:  # (out_of_work resets the allowance)
         out_of_work(outer if w + m < 0 else inner)
-    return sums
+    return sums if pick is None else (pick(sums),)
+
+
+PICK = "\x00pick\x00"  # where card_sums_call's call for max/min names the picking function
 
 
 def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
@@ -204,7 +209,16 @@ def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
         del cp.errors[errors:]  # (the loops as written report them)
         return None
     where = tuple(values.index(k) if k in values else len(values) for k in keys)
+    if sc.fn is not None:  # one loop, not two, for the memo's judgement (functions._one_pass)
+        sc.fn.one_pass.add(id(n))
     call = (f"{cp.k(card_sums)}({{0}}, {cp.k(where)}, {cp.k(vals)}, "
             f"{min(len(keys), len(vals))}, {len(values)}, {cp.k(n.span)}, "
             f"{cp.k(n.elt.args[0].span)})")
-    return lambda f: cp.gen("(" + call + " or {1})", lf, f)
+
+    def sums(f: Any) -> Any:
+        out = cp.gen("(" + call + " or {1})", lf, f)
+        # (for max/min of it: calls.py asks card_sums to pick, the loops' list picked else)
+        out.sums = (cp.gen(call[:-1] + ", {1})", lf, cp.lit(PICK)).src, f)
+        return out
+
+    return sums

@@ -327,16 +327,29 @@ def _one_pass(uf: UserFn) -> bool:
     for c in cards)``: one loop, table lookups, no rules function called): worked out, it
     costs about what looking it up in its memo does (the key is a pass over the list too; a
     bundled game's search spent 3% of its instructions on such a memo), so its memo stays
-    paused (``codegen.memo``'s ``cheap``: the key's items are still charged, the same work)."""
+    paused (``codegen.memo``'s ``cheap``: the key's items are still charged, the same work).
+    A comprehension compiled as one pass (``uf.one_pass``: sums by groups of cards,
+    ``cardgroups.card_sums``) is one loop, its inner ``sum(...)`` none, and ``max``/``min``
+    of it (a few numbers) no call that loops."""
     if len(uf.params) != 1 or uf.tree is None:
         return False
     loops = 0
+    inside: set[int] = set()  # the inner comprehensions of one-pass ones
     for n in N.walk(uf.tree):
+        if (isinstance(n, N.Call) and n.func in ("max", "min") and len(n.args) == 1
+                and not n.kwargs and id(n.args[0]) in uf.one_pass):
+            continue
         if not isinstance(n, _ONE_PASS_NODES) or (isinstance(n, N.Call) and n.func not in
                                                   _ONE_PASS_CALLS):
             return False
         if isinstance(n, N.Compare) and ("in" in n.ops or "not in" in n.ops):
             return False  # a list looked through for each item
+        if isinstance(n, N.Comprehension) and id(n) in uf.one_pass:
+            inside.add(id(n.elt.args[0]))
+            loops += 1
+            continue
+        if id(n) in inside:
+            continue
         loops += len(n.clauses) if isinstance(n, N.Comprehension) else isinstance(n, N.Lambda)
     return loops <= 1
 

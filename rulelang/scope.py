@@ -62,6 +62,9 @@ class UserFn:
     # number of nodes
     tree: Any = None
     size: int = 0
+    # the comprehensions of its body compiled as one pass over their list (``id`` of the
+    # node: ``cardgroups.card_sums``), each one loop for ``functions._one_pass``
+    one_pass: set[int] = field(default_factory=set)
 
 
 @dataclass
