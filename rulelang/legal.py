@@ -86,14 +86,15 @@ class LegalMoves:
             if self.work_done > MAX_GAME_WORK:
                 self._too_much_work()
             if not entries:
-                ph = self.game.phases[self.phase]
-                raise RuntimeRulesError(f"no legal move for P{self.actor} in phase "
-                                        f"'{self.phase}': the when: of every action "
-                                        "is false, or an action's args: give no choice",
-                                        ph.span)
+                self._no_legal_move()
         self._entries = entries
         self._legal = None
         self._legal_list = None
+
+    def _no_legal_move(self) -> None:
+        raise RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}': the "
+                                "when: of every action is false, or an action's args: give no "
+                                "choice", self.game.phases[self.phase].span)
 
     def _compute_texts(self) -> None:
         """Move texts for the legal entries; equal texts (equal cards of several packs) are one

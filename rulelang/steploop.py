@@ -15,6 +15,7 @@ from typing import Any
 from .errors import IllegalMove, RuntimeRulesError
 from .game import ActionDef
 from .limits import MAX_GAME_WORK
+from .movekeys import drop_repeats
 from .runtime import LIMIT, PY_ERRORS, WORK, why
 
 
@@ -36,6 +37,11 @@ class StepLoop:
     _entries: list[tuple[ActionDef, tuple]] | None
     _legal: Any
     _legal_list: Any
+    _moves: Any
+    _moves_of: Any
+    choice: Any
+    game: Any
+    _no_legal_move: Callable[[], None]
     note_move: Callable[[ActionDef, tuple], None]
     _apply_general: Callable[[ActionDef, tuple], None]
     _compute_legal: Callable[[], None]
@@ -56,11 +62,30 @@ class StepLoop:
         done = 0
         apply = self._apply_entry
         unique = self._unique
+        phases = self.game.phases
+        repeats = unique and not self.game.moves_distinct
         while left:
             if self.status != "play":
                 if self.status == "round_over" and not round_only:  # not continued
                     raise IllegalMove("no move can be played now")
                 break  # the game (or with round_only the round) is over
+            if unique and self._entries is None and self.choice is None:
+                # _compute_legal's common case, written out (keep the two the same): the
+                # bot's num_moves() then finds the entries listed, one call fewer a decision
+                WORK[0] = LIMIT[0] = self.max_work
+                ph = phases[self.phase]
+                entries = ph.legal(self)
+                if ph.bare:  # no arguments: the entries are the distinct moves
+                    self._moves = self._moves_of = entries
+                if repeats:
+                    entries = drop_repeats(self, entries)
+                self.work_done += self.max_work - WORK[0]
+                if self.work_done > MAX_GAME_WORK:
+                    self._too_much_work()
+                if not entries:
+                    self._no_legal_move()
+                self._entries = entries
+                self._legal = self._legal_list = None
             p = self.actor
             i = (agents[p] if agent is None else agent)(self, p)
             if unique:
