@@ -84,15 +84,15 @@ class Namespace:
         return f"<rules {where} #{len(self.sources)}>"
 
     def function(self, params: list[str], frame: str | list[str] | None, src: Src, span: Any,
-                 where: str = "", charge: bool = False) -> Any:
+                 where: str = "", charge: bool | list[str] = False) -> Any:
         """``def f(S, *params)`` that sets up the frame (None: ``src`` reads none) and returns
         the expression ``src``; a Python error inside becomes a rules error at ``span``
         (``where`` appended to it).
-        ``charge``: each call takes one from the step's work allowance (see ``charge_lines``)."""
+        ``charge``: each call takes one from the allowance (``charge_lines``; or these lines)."""
         suffix = f" + {self.k(where)}" if where else ""
         return self.define("_f", [
             f"def _f({', '.join(['S', *params])}):",
-            *(self.charge_lines(span) if charge else []),
+            *(charge if isinstance(charge, list) else self.charge_lines(span) if charge else []),
             *([f"    F = {frame}"] if isinstance(frame, str) else frame or []),  # (or lines)
             "    try:",
             f"        return {src.src}",

@@ -17,6 +17,7 @@ from .builtins import BUILTINS
 from .codegen import MemoPool, Namespace, Src, fn_of, frame_only_indexed, memo
 from .errors import CheckError, RulesError, Span
 from .framelocals import frame_locals, init_line, try_define
+from .limits import MEMO_KEY_ITEMS
 from .parse import parse
 from .rules import as_str
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
@@ -36,6 +37,9 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
         return
     k = len(uf.params)
     span = uf.span
+    if (charge and not uf.effect and uf.pure and not uf.calls and not uf.name.endswith(TAIL)
+            and _one_pass(uf)):  # (pure, calling no function that may turn out impure)
+        charge = _key_charge(ns, span)  # (then Src bodies below charge it; memoize_pure)
     # generated code runs on a frame that starts with the arguments
     params = [f"a{i}" for i in range(k)]
     frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
@@ -54,12 +58,14 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
                 uf.fn = ns.function(params, init_line(loc[1]), Src(loc[0], fn.ns, fn.depth), span,
                                     f" (in '{uf.name}')" if where is None else where,
                                     charge=charge)
+                uf.charges_key = isinstance(charge, list)
                 return
             except SyntaxError:  # an assignment expression where Python refuses one
                 ns.sources.pop()
         fn, frame = _params_local(fn, k, frame)
         uf.fn = ns.function(params, frame, fn, span,
                             f" (in '{uf.name}')" if where is None else where, charge=charge)
+        uf.charges_key = isinstance(charge, list)
         return
     fn = fn_of(fn)
     if k == 1 and n == 1:
@@ -85,6 +91,19 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
             raise as_rules_error(e, span, f" (in '{uf.name}')") from None
 
     uf.fn = func
+
+
+def _key_charge(ns: Namespace, span: Span) -> list[str]:
+    """The first lines of a pure one-pass function of one argument (``_one_pass``), whose memo
+    would stay paused for good: what that memo's wrapper charges (the argument's items, as
+    the key it would build, none past MEMO_KEY_ITEMS; ``memokeys.paused_wrapper``), then
+    the call's own unit, in one subtraction, each where it would run out; ``memoize_pure``
+    then wraps it in no memo, one call fewer each time it is called."""
+    return ["    if type(a0) is list or type(a0) is str:", "        _keyn = len(a0)",
+            f"        if _keyn > {MEMO_KEY_ITEMS}:", "            _keyn = 0", "    else:",
+            "        _keyn = 1", "    _left = WORK[0] - _keyn - 1", "    if _left < 0:",
+            f"        _out_of_work(None if _left + 1 < 0 else {ns.k(span)})",
+            "    WORK[0] = _left"]
 
 
 def _params_local(fn: Src, k: int, frame: str) -> tuple[Src, str | None]:
@@ -303,7 +322,7 @@ def memoize_pure(functions: dict[str, UserFn], sym: Any = None) -> None:
     faces = faces_only(functions) if sym is not None else {}
     maps: dict[frozenset[str], dict[int, int] | None] = {}
     for name, uf in functions.items():
-        if not uf.pure or uf.fn is None:
+        if not uf.pure or uf.fn is None or uf.charges_key:
             continue
         keyed = []
         for attrs in faces.get(name, ()):
