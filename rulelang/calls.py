@@ -61,6 +61,9 @@ from .scope import (
 )
 from .scope import one_call as _one_call
 
+# a zone's id that reading cannot fail or charge: a number, or a per-seat zone of the mover
+_SEAT_ZONE = re.compile(r"\(?\d+( \+ S\.actor)?\)?$")
+
 # generated source that reads a value and can be read twice alike: a local or constant, a
 # number, a global or a counter of the state (``_pick2``)
 _REREAD = re.compile(r"-?\d+|[A-Za-z_]\w*|F\[\d+\]|S\.g\[\d+\]"
@@ -411,6 +414,14 @@ class Calls:
                 self.err("face: takes 'up' or 'down'", a.span)
         assert name.isidentifier()  # a key of BUILTINS, never rules text
         if name == "move" and not kwfs and len(argfs) == 2:  # one card, mostly (table.py)
+            top = self.k(top_of_zone) + "("
+            a, d = (getattr(f, "src", "") for f in argfs)
+            if (isinstance(n.args[0], N.Call) and n.args[0].func == "top" and a.startswith(top)
+                    and _one_call(a[len(top):-1], "S.zones[", "[]") and _SEAT_ZONE.match(d)):
+                # move(top(zone), zone): top()'s charge and the move in one call, the zones
+                # read first as before (a place of a zone by the mover: nothing to fail)
+                return self._call_src("S.fx_move_top_of", [self.lit(a[len(top):-1]), argfs[1]],
+                                      kwfs), ret
             return self._call_src("S.fx_move_top", argfs, kwfs), ret
         return self._call_src("S.fx_" + name, argfs, kwfs), ret
 

@@ -58,9 +58,11 @@ class StepLoop:
         ``while not s.is_over(): s.apply_index(agents[p](s, p))``, without its calls per
         decision: a playout's or a simulation's loop. Returns the decisions made."""
         agent = None if not callable(agents) else agents
-        left = -1 if decisions is None else decisions
-        done = 0
+        left = start = -1 if decisions is None else decisions
         apply = self._apply_entry
+        # fixed while a state plays on (set when it is made): read once
+        mw = self.max_work
+        record = self.record
         unique = self._unique
         phases = self.game.phases
         repeats = unique and not self.game.moves_distinct
@@ -72,14 +74,14 @@ class StepLoop:
             if unique and self._entries is None and self.choice is None:
                 # _compute_legal's common case, written out (keep the two the same): the
                 # bot's num_moves() then finds the entries listed, one call fewer a decision
-                WORK[0] = LIMIT[0] = self.max_work
+                WORK[0] = LIMIT[0] = mw
                 ph = phases[self.phase]
                 entries = ph.legal(self)
                 if ph.bare:  # no arguments: the entries are the distinct moves
                     self._moves = self._moves_of = entries
                 if repeats:
                     entries = drop_repeats(self, entries)
-                self.work_done += self.max_work - WORK[0]
+                self.work_done += mw - WORK[0]
                 if self.work_done > MAX_GAME_WORK:
                     self._too_much_work()
                 if not entries:
@@ -96,16 +98,15 @@ class StepLoop:
                 action, args = entries[i]  # type: ignore[index]
             else:
                 action, args = self._distinct()[i]
-            done += 1
             left -= 1
             act = action.act
-            if act is None or self.record or action.step is None or self.watch is not None:
+            if act is None or record or action.step is None or self.watch is not None:
                 apply(action, args)
                 continue
             # _apply_entry's common step, written out (keep the two the same)
             self.decisions += 1
             self.turn_decided = self.turns
-            WORK[0] = LIMIT[0] = self.max_work
+            WORK[0] = LIMIT[0] = mw
             trig_ok = self.triggers_clean
             self.triggers_clean = False
             self._entries = self._legal = self._legal_list = None
@@ -119,10 +120,10 @@ class StepLoop:
                     from None
             except PY_ERRORS as e:
                 raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
-            self.work_done += self.max_work - WORK[0]
+            self.work_done += mw - WORK[0]
             if self.work_done > MAX_GAME_WORK:
                 self._too_much_work()
-        return done
+        return start - left
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         if self.watch is not None:  # a bot infers hands from the moves (known.watched)

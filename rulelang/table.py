@@ -22,7 +22,7 @@ from .groupfx import unmeld
 from .groups import Group
 from .known import noted, seen_by, watched
 from .limits import MAX_COPIES
-from .runtime import brief, charge, clipped_text
+from .runtime import WORK, brief, charge, clipped_text, out_of_work
 from .tricks import Tricks
 
 
@@ -126,6 +126,23 @@ class Table(Dealing, Tricks):
                 or self.ztrick is not None or self.placer is not None):
             self.fx_move(card, zid)
             return
+        loc = self.loc
+        self.zones[loc[card]].remove(card)
+        self.zones[zid].insert(0, card)
+        loc[card] = zid
+        self.face[card] = self.zface[zid]
+
+    def fx_move_top_of(self, z: list, zid: int) -> None:
+        """``move(top(zone), zid)`` as generated (calls.py): ``top``'s charge of a zone (its
+        cards, as ``builtins.top_of_zone``), then ``fx_move_top`` of its top card, in one
+        call (the deal's discard, a draw from the stock)."""
+        WORK[0] -= len(z)
+        if WORK[0] < 0:
+            out_of_work()
+        if not z or self.known is not None or self.ztrick is not None or self.placer is not None:
+            self.fx_move(z[0] if z else None, zid)
+            return
+        card = z[0]  # (a zone holds cards only)
         loc = self.loc
         self.zones[loc[card]].remove(card)
         self.zones[zid].insert(0, card)
