@@ -174,9 +174,12 @@ class Calls:
             if sums is not None and b.name != "sum":
                 # sums by groups of cards picked from where they are summed: whole numbers,
                 # nothing to charge; the loops as written where card_sums gives them back
-                call, loops = sums
-                call = call.replace(PICK, self.k(max if b.name == "max" else min))
-                return self.gen(f"({call} or ({self.k(pick)}({{0}}),))[0]", loops), ret
+                call, loops, inline = sums
+                chosen = self.k(max if b.name == "max" else min)
+                out = self.gen(f"({call.replace(PICK, chosen)} or ({self.k(pick)}({{0}}),))[0]",
+                               loops)
+                out.sums = ("inline", (*inline, chosen)) if inline is not None else None
+                return out, ret
             return self.gen(f"{self.k(pick)}({{0}})", *argfs), ret
         if (b.name in ("max", "min") and len(argfs) > 1 and not kwfs
                 and all(t in ("int", "num") for t in types)):

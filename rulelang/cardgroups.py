@@ -233,17 +233,24 @@ def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
     nc, k = min(len(keys), len(vals)), len(values)
     counted = [vals[c] for c in range(nc) if where[c] < k]
     packs = ", None, -1"
+    packed: dict[int, int] = {}
+    most = -1
     if all(v >= 0 for v in counted):  # (each sum a byte of one number: card_sums)
         top = max(counted, default=0)
-        packs = (f", {cp.k({c: vals[c] << 8 * where[c] if where[c] < k else 0 for c in range(nc)})}"
-                 f", {255 // top if top else MAX_COLLECTION}")
+        packed = {c: vals[c] << 8 * where[c] if where[c] < k else 0 for c in range(nc)}
+        most = 255 // top if top else MAX_COLLECTION
+        packs = f", {cp.k(packed)}, {most}"
     call = (f"{cp.k(card_sums)}({{0}}, {cp.k(where)}, {cp.k(vals)}, {nc}, {k}, "
             f"{cp.k(n.span)}, {cp.k(n.elt.args[0].span)}{packs})")
 
     def sums(f: Any) -> Any:
         out = cp.gen("(" + call + " or {1})", lf, f)
-        # (for max/min of it: calls.py asks card_sums to pick, the loops' list picked else)
-        out.sums = (cp.gen(call[:-1] + ", {1})", lf, cp.lit(PICK)).src, f)
+        # (for max/min of it: calls.py asks card_sums to pick, the loops' list picked else;
+        # and where the list is a function's argument, functions.install sums it in place)
+        inline = None if packs == ", None, -1" else (
+            getattr(lf, "src", None), cp.k(packed), most, k, cp.k(n.span),
+            cp.k(n.elt.args[0].span))
+        out.sums = (cp.gen(call[:-1] + ", {1})", lf, cp.lit(PICK)).src, f, inline)
         return out
 
     return sums
