@@ -20,6 +20,7 @@ import rulelang
 from rulelang import engine, limits, rules, steploop, yamlload
 from rulelang.build import check_all
 from rulelang.errors import RulesErrors, RuntimeRulesError
+from rulelang.runtime import fresh_allowance
 from rulelang.yamlload import load_text
 
 from .helpers import THIRTY_ONE, assert_no_traceback, output, run_cli, write_variant
@@ -666,3 +667,4 @@ def test_moving_a_zones_top_card_in_one_call_charges_and_fails_alike(
     assert outcomes("plain.yaml") == fused
     assert any("no card to move" in str(o[0]) for o in fused)  # the empty discard pile
     assert any("looped more than" in str(o[0]) for o in fused)
+    fresh_allowance()  # (not the last small one, for the tests after this one in the process)
