@@ -19,6 +19,7 @@ from .builtins import (
     Builtin,
     top_of_zone,
 )
+from .cardgroups import PICK
 from .codegen import Src, fn_of, src_of
 from .display import Writer
 from .errors import RuntimeRulesError, did_you_mean
@@ -59,6 +60,9 @@ from .scope import (
     slot_of,
 )
 from .scope import one_call as _one_call
+
+# a zone's id that reading cannot fail or charge: a number, or a per-seat zone of the mover
+_SEAT_ZONE = re.compile(r"\(?\d+( \+ S\.actor)?\)?$")
 
 # generated source that reads a value and can be read twice alike: a local or constant, a
 # number, a global or a counter of the state (``_pick2``)
@@ -168,6 +172,16 @@ class Calls:
                 and isinstance(n.args[0], N.Comprehension)):
             # a comprehension gives a list and has paid for its loop: no checks needed
             pick = sum if b.name == "sum" else EXTREME_OF[b.name]
+            sums = getattr(argfs[0], "sums", None)
+            if sums is not None and b.name != "sum":
+                # sums by groups of cards picked from where they are summed: whole numbers,
+                # nothing to charge; the loops as written where card_sums gives them back
+                call, loops, inline = sums
+                chosen = self.k(max if b.name == "max" else min)
+                out = self.gen(f"({call.replace(PICK, chosen)} or ({self.k(pick)}({{0}}),))[0]",
+                               loops)
+                out.sums = ("inline", (*inline, chosen)) if inline is not None else None
+                return out, ret
             return self.gen(f"{self.k(pick)}({{0}})", *argfs), ret
         if (b.name in ("max", "min") and len(argfs) > 1 and not kwfs
                 and all(t in ("int", "num") for t in types)):
@@ -405,12 +419,14 @@ class Calls:
                 self.err("face: takes 'up' or 'down'", a.span)
         assert name.isidentifier()  # a key of BUILTINS, never rules text
         if name == "move" and not kwfs and len(argfs) == 2:  # one card, mostly (table.py)
-            top = re.fullmatch(re.escape(self.k(top_of_zone)) + r"\(S\.zones\[(\d+)\]\)",
-                               getattr(argfs[0], "src", ""))
-            if top is not None and _PLAIN_ZONE.fullmatch(getattr(argfs[1], "src", "")):
-                # move(top(zone), zone): one call (the zone's number, then one that cannot
-                # fail: the charge and any error come where they came)
-                return self.gen(f"S.fx_move_top_of({top.group(1)}, {{0}})", argfs[1]), ret
+            top = self.k(top_of_zone) + "("
+            a, d = (getattr(f, "src", "") for f in argfs)
+            if (isinstance(n.args[0], N.Call) and n.args[0].func == "top" and a.startswith(top)
+                    and _one_call(a[len(top):-1], "S.zones[", "[]") and _SEAT_ZONE.match(d)):
+                # move(top(zone), zone): top()'s charge and the move in one call, the zones
+                # read first as before (a place of a zone by the mover: nothing to fail)
+                return self._call_src("S.fx_move_top_of", [self.lit(a[len(top):-1]), argfs[1]],
+                                      kwfs), ret
             return self._call_src("S.fx_move_top", argfs, kwfs), ret
         return self._call_src("S.fx_" + name, argfs, kwfs), ret
 

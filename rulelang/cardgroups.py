@@ -143,16 +143,37 @@ def summing(n: N.Comprehension, values: Any) -> tuple[str, str, N.Node, str, N.N
     return xs.id, a.name, vs, x, inner.elt
 
 
+_INTS = frozenset({int})
+
+
 def card_sums(xs: Any, where: tuple, vals: tuple, n: int, k: int, outer: Any,
-              inner: Any) -> list | None:
+              inner: Any, packed: dict[int, int] | None = None, most: int = -1,
+              pick: Any = None) -> Any:
     """``[sum(E for x in xs if x.key == v) for v in vs]`` as compiled (``summing``; the
     ``k`` values ``vs`` distinct numbers or texts): ``where`` each card's index in ``vs`` (k:
     none), ``vals`` each card's whole number ``E``, for the deck's ``n`` cards; one pass, each
     card looked up once, the loops' charges (``vs``, then ``xs`` once per value) as they
     would come. None (nothing charged) where an item of ``xs`` is no card of the deck: the
-    loops as written then give their own results and errors."""
+    loops as written then give their own results and errors. With ``pick`` (``max`` or
+    ``min`` of the sums, ``card_sums_call``): ``(pick(sums),)``, the numbers picked as the
+    rules' ``max``/``min`` of a comprehension picks them (whole numbers: nothing to charge).
+    ``packed`` (values of no card negative): each card -> its value shifted to the byte of its
+    group, so that a list of up to ``most`` cards (no sum past 255) is summed in C, each sum a
+    byte of the total; a number that is no card is no key of it (a float or ``true`` equal to
+    one are told by their type first)."""
     if type(xs) is not list:
         return None
+    if len(xs) <= most and _INTS.issuperset(map(type, xs)):
+        try:
+            tot = sum(map(packed.__getitem__, xs))  # type: ignore[union-attr]
+        except KeyError:
+            return None
+        m = k * len(xs)
+        w = WORK[0] = WORK[0] - k - m
+        if w < 0:
+            out_of_work(outer if w + m < 0 else inner)
+        b = tot.to_bytes(k, "little")
+        return list(b) if pick is None else (pick(b),)
     sums = [0] * (k + 1)  # (sums[k]: the cards of no value of vs)
     for x in xs:
         if type(x) is not int or not 0 <= x < n:
@@ -163,7 +184,10 @@ def card_sums(xs: Any, where: tuple, vals: tuple, n: int, k: int, outer: Any,
     w = WORK[0] = WORK[0] - k - m
     if w < 0:  # (out_of_work resets the allowance)
         out_of_work(outer if w + m < 0 else inner)
-    return sums
+    return sums if pick is None else (pick(sums),)
+
+
+PICK = "\x00pick\x00"  # where card_sums_call's call for max/min names the picking function
 
 
 def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
@@ -204,7 +228,29 @@ def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
         del cp.errors[errors:]  # (the loops as written report them)
         return None
     where = tuple(values.index(k) if k in values else len(values) for k in keys)
-    call = (f"{cp.k(card_sums)}({{0}}, {cp.k(where)}, {cp.k(vals)}, "
-            f"{min(len(keys), len(vals))}, {len(values)}, {cp.k(n.span)}, "
-            f"{cp.k(n.elt.args[0].span)})")
-    return lambda f: cp.gen("(" + call + " or {1})", lf, f)
+    if sc.fn is not None:  # one loop, not two, for the memo's judgement (functions._one_pass)
+        sc.fn.one_pass.add(id(n))
+    nc, k = min(len(keys), len(vals)), len(values)
+    counted = [vals[c] for c in range(nc) if where[c] < k]
+    packs = ", None, -1"
+    packed: dict[int, int] = {}
+    most = -1
+    if all(v >= 0 for v in counted):  # (each sum a byte of one number: card_sums)
+        top = max(counted, default=0)
+        packed = {c: vals[c] << 8 * where[c] if where[c] < k else 0 for c in range(nc)}
+        most = 255 // top if top else MAX_COLLECTION
+        packs = f", {cp.k(packed)}, {most}"
+    call = (f"{cp.k(card_sums)}({{0}}, {cp.k(where)}, {cp.k(vals)}, {nc}, {k}, "
+            f"{cp.k(n.span)}, {cp.k(n.elt.args[0].span)}{packs})")
+
+    def sums(f: Any) -> Any:
+        out = cp.gen("(" + call + " or {1})", lf, f)
+        # (for max/min of it: calls.py asks card_sums to pick, the loops' list picked else;
+        # and where the list is a function's argument, functions.install sums it in place)
+        inline = None if packs == ", None, -1" else (
+            getattr(lf, "src", None), cp.k(packed), most, k, cp.k(n.span),
+            cp.k(n.elt.args[0].span))
+        out.sums = (cp.gen(call[:-1] + ", {1})", lf, cp.lit(PICK)).src, f, inline)
+        return out
+
+    return sums

@@ -28,7 +28,7 @@ from .limits import (
     MEMO_PROBE_HITS,
     MEMO_RESULT_ITEMS,
 )
-from .memokeys import closed, deep_parts, exact_fallback
+from .memokeys import closed, deep_parts, exact_fallback, paused_wrapper
 from .runtime import NO_FRAME, PY_ERRORS, WORK, as_rules_error, out_of_work
 
 
@@ -84,15 +84,15 @@ class Namespace:
         return f"<rules {where} #{len(self.sources)}>"
 
     def function(self, params: list[str], frame: str | list[str] | None, src: Src, span: Any,
-                 where: str = "", charge: bool = False) -> Any:
+                 where: str = "", charge: bool | list[str] = False) -> Any:
         """``def f(S, *params)`` that sets up the frame (None: ``src`` reads none) and returns
         the expression ``src``; a Python error inside becomes a rules error at ``span``
         (``where`` appended to it).
-        ``charge``: each call takes one from the step's work allowance (see ``charge_lines``)."""
+        ``charge``: each call takes one from the allowance (``charge_lines``; or these lines)."""
         suffix = f" + {self.k(where)}" if where else ""
         return self.define("_f", [
             f"def _f({', '.join(['S', *params])}):",
-            *(self.charge_lines(span) if charge else []),
+            *(charge if isinstance(charge, list) else self.charge_lines(span) if charge else []),
             *([f"    F = {frame}"] if isinstance(frame, str) else frame or []),  # (or lines)
             "    try:",
             f"        return {src.src}",
@@ -152,20 +152,21 @@ class Src:
     """A compiled expression as Python source; callable (compiled on first call) for code that
     still calls its children as closures."""
 
-    __slots__ = ("src", "depth", "ns", "fn", "parts", "flat")
+    __slots__ = ("src", "depth", "ns", "fn", "parts", "flat", "sums")
 
     def __init__(self, src: str, ns: Namespace, depth: int = 1) -> None:
         self.src = src
         self.depth = depth
         self.ns = ns
         self.fn: Any = None
-        # how the expression is built, for ``cond_lines``: ("and" | "or" | "not", kids) or
-        # ("any" | "all", slot, iterable with its work charged, condition or None, element,
-        # span constant)
+        # how the expression is built, for ``cond_lines``: ("and" | "or" | "not", kids) or ("any"
+        # | "all", slot, iterable with its work charged, condition or None, element, span const)
         self.parts: tuple | None = None
         # a card's attribute read inline whose table holds only whole numbers and short texts:
         # (the table's name, the card's source, its length, the fallback's name; scope.flat_search)
         self.flat: tuple | None = None
+        # sums by groups of cards (cardgroups.card_sums_call): (call to pick with, loops)
+        self.sums: tuple[str, Any] | None = None
 
     def func(self) -> Any:
         if self.fn is None:
@@ -499,7 +500,7 @@ def memo(inner: Any, k: int, order_free: tuple[bool, ...], pool: MemoPool | None
                  "            WORK[0] = w", f"            return inner({args})", "        key = a0"]
     if free:
         exact_fallback(head, params, items, args)
-    src = "\n".join([
+    src = paused_wrapper(k, size, args, MEMO_KEY_ITEMS) if cheap and not deep else "\n".join([
         f"def _m({args}):",
         *head,
         "    if hit is not None:",

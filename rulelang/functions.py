@@ -17,6 +17,7 @@ from .builtins import BUILTINS
 from .codegen import MemoPool, Namespace, Src, fn_of, frame_only_indexed, memo
 from .errors import CheckError, RulesError, Span
 from .framelocals import frame_locals, init_line, try_define
+from .limits import MEMO_KEY_ITEMS
 from .parse import parse
 from .rules import as_str
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
@@ -36,6 +37,12 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
         return
     k = len(uf.params)
     span = uf.span
+    if (charge and not uf.effect and uf.pure and not uf.calls and not uf.name.endswith(TAIL)
+            and _one_pass(uf)):  # (pure, calling no function that may turn out impure)
+        charge = _key_charge(ns, span)  # (then Src bodies below charge it; memoize_pure)
+        inline = getattr(fn, "sums", None) if isinstance(fn, Src) else None
+        if inline is not None and inline[0] == "inline" and inline[1][0] == "F[0]":
+            charge += _sums_in_place(ns, *inline[1][1:])
     # generated code runs on a frame that starts with the arguments
     params = [f"a{i}" for i in range(k)]
     frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
@@ -54,12 +61,14 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
                 uf.fn = ns.function(params, init_line(loc[1]), Src(loc[0], fn.ns, fn.depth), span,
                                     f" (in '{uf.name}')" if where is None else where,
                                     charge=charge)
+                uf.charges_key = isinstance(charge, list)
                 return
             except SyntaxError:  # an assignment expression where Python refuses one
                 ns.sources.pop()
         fn, frame = _params_local(fn, k, frame)
         uf.fn = ns.function(params, frame, fn, span,
                             f" (in '{uf.name}')" if where is None else where, charge=charge)
+        uf.charges_key = isinstance(charge, list)
         return
     fn = fn_of(fn)
     if k == 1 and n == 1:
@@ -85,6 +94,35 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
             raise as_rules_error(e, span, f" (in '{uf.name}')") from None
 
     uf.fn = func
+
+
+def _key_charge(ns: Namespace, span: Span) -> list[str]:
+    """The first lines of a pure one-pass function of one argument (``_one_pass``), whose memo
+    would stay paused for good: what that memo's wrapper charges (the argument's items, as
+    the key it would build, none past MEMO_KEY_ITEMS; ``memokeys.paused_wrapper``), then
+    the call's own unit, in one subtraction, each where it would run out; ``memoize_pure``
+    then wraps it in no memo, one call fewer each time it is called."""
+    return ["    if type(a0) is list or type(a0) is str:", "        _keyn = len(a0)",
+            f"        if _keyn > {MEMO_KEY_ITEMS}:", "            _keyn = 0", "    else:",
+            "        _keyn = 1", "    _left = WORK[0] - _keyn - 1", "    if _left < 0:",
+            f"        _out_of_work(None if _left + 1 < 0 else {ns.k(span)})",
+            "    WORK[0] = _left"]
+
+
+def _sums_in_place(ns: Namespace, packed: str, most: int, k: int, outer: str, inner: str,
+                   pick: str) -> list[str]:
+    """For a function whose body is ``max``/``min`` of sums by groups of its argument's cards
+    (``cardgroups.card_sums``, packed): its fast path written into it, the same result,
+    charges and places of running out of work; anything else falls to the body as compiled."""
+    return [f"    if type(a0) is list and len(a0) <= {most} and "
+            f"{ns.k(frozenset({int}))}.issuperset({ns.k(map)}(type, a0)):",
+            "        try:",
+            f"            _tot = {ns.k(sum)}({ns.k(map)}({packed}.__getitem__, a0))",
+            f"        except {ns.k(KeyError)}:", "            _tot = -1", "        if _tot >= 0:",
+            f"            _keyn = {k} * len(a0)",
+            f"            _left = WORK[0] = WORK[0] - {k} - _keyn", "            if _left < 0:",
+            f"                _out_of_work({outer} if _left + _keyn < 0 else {inner})",
+            f"            return {pick}(_tot.to_bytes({k}, 'little'))"]
 
 
 def _params_local(fn: Src, k: int, frame: str) -> tuple[Src, str | None]:
@@ -303,7 +341,7 @@ def memoize_pure(functions: dict[str, UserFn], sym: Any = None) -> None:
     faces = faces_only(functions) if sym is not None else {}
     maps: dict[frozenset[str], dict[int, int] | None] = {}
     for name, uf in functions.items():
-        if not uf.pure or uf.fn is None:
+        if not uf.pure or uf.fn is None or uf.charges_key:
             continue
         keyed = []
         for attrs in faces.get(name, ()):
@@ -327,16 +365,29 @@ def _one_pass(uf: UserFn) -> bool:
     for c in cards)``: one loop, table lookups, no rules function called): worked out, it
     costs about what looking it up in its memo does (the key is a pass over the list too; a
     bundled game's search spent 3% of its instructions on such a memo), so its memo stays
-    paused (``codegen.memo``'s ``cheap``: the key's items are still charged, the same work)."""
+    paused (``codegen.memo``'s ``cheap``: the key's items are still charged, the same work).
+    A comprehension compiled as one pass (``uf.one_pass``: sums by groups of cards,
+    ``cardgroups.card_sums``) is one loop, its inner ``sum(...)`` none, and ``max``/``min``
+    of it (a few numbers) no call that loops."""
     if len(uf.params) != 1 or uf.tree is None:
         return False
     loops = 0
+    inside: set[int] = set()  # the inner comprehensions of one-pass ones
     for n in N.walk(uf.tree):
+        if (isinstance(n, N.Call) and n.func in ("max", "min") and len(n.args) == 1
+                and not n.kwargs and id(n.args[0]) in uf.one_pass):
+            continue
         if not isinstance(n, _ONE_PASS_NODES) or (isinstance(n, N.Call) and n.func not in
                                                   _ONE_PASS_CALLS):
             return False
         if isinstance(n, N.Compare) and ("in" in n.ops or "not in" in n.ops):
             return False  # a list looked through for each item
+        if isinstance(n, N.Comprehension) and id(n) in uf.one_pass:
+            inside.add(id(n.elt.args[0]))
+            loops += 1
+            continue
+        if id(n) in inside:
+            continue
         loops += len(n.clauses) if isinstance(n, N.Comprehension) else isinstance(n, N.Lambda)
     return loops <= 1
 

@@ -1,6 +1,7 @@
 """Two kinds of memo key that ``codegen.memo`` writes into its wrapper: deep keys (lists of
 lists, for a function's tail remembered by its ``let`` values: lettail.py) and a list that an
-order-free key cannot sort, keyed in its order instead of not at all.
+order-free key cannot sort, keyed in its order instead of not at all; and the wrapper of a memo
+paused for good (``paused_wrapper``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,22 @@ def exact_fallback(head: list[str], params: list[str], items: list[str], args: s
                             f"{ind}    loose = False", f"{ind}except TypeError:",
                             *("    " + line for line in head[at + 2:end + 1])]
     head.insert(0, "    loose = True")
+
+
+def paused_wrapper(k: int, size: str, args: str, key_items: int) -> str:
+    """The source of ``codegen.memo``'s wrapper for a memo paused for good (``cheap``): what
+    its paused path does and nothing else, the key's ``size`` items charged (none past
+    ``key_items``, where no key would be built) and the function called: no key, no count of
+    the calls left, a few steps a call instead of a dozen."""
+    head = ["    t = type(a0)" if k else "    pass", f"    n = {size}",
+            f"    if n > {key_items}:", f"        return inner({args})",
+            "    w = WORK[0] - n", "    if w < 0:", "        out_of_work()",
+            "    WORK[0] = w", f"    return inner({args})"]
+    if k == 1:  # (the same for a list, tested for first)
+        head[:2] = ["    if type(a0) is list:", "        n = len(a0)", "    else:",
+                    "        t = type(a0)", f"        n = {size}"]
+    return "\n".join([f"def _m({args}):", *head, "", "def forget():", "    cache.clear()",
+                      "    used[0] -= mine[0]", "    mine[0] = 0"])
 
 
 def closed(src: str, free: dict[str, Any], ns: dict[str, Any], compiled: Any) -> Any:

@@ -59,7 +59,7 @@ STATE_CALLS = frozenset({
     # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_unmeld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
     "fx_move_top",  # move(c, zone) as generated: one card, written for the common case
-    "fx_move_top_of",  # move(top(zone), zone) as generated: the two calls in one
+    "fx_move_top_of",  # move(top(zone), zone) as generated: top()'s charge, then fx_move_top
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",
     "fx_active", "fx_owner", "fx_zone_of", "fx_visible_to", "fx_cut",
     # tricks and teams (tricks.py, teams.py); share: a team counter set for one seat

@@ -62,6 +62,11 @@ class UserFn:
     # number of nodes
     tree: Any = None
     size: int = 0
+    # the comprehensions of its body compiled as one pass over their list (``id`` of the
+    # node: ``cardgroups.card_sums``), each one loop for ``functions._one_pass``
+    one_pass: set[int] = field(default_factory=set)
+    # its body charges what its memo, paused for good, would (functions.install): no memo
+    charges_key: bool = False
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import Any
 from .errors import IllegalMove, RuntimeRulesError
 from .game import ActionDef
 from .limits import MAX_GAME_WORK
+from .movekeys import drop_repeats
 from .runtime import LIMIT, PY_ERRORS, WORK, why
 
 
@@ -36,6 +37,11 @@ class StepLoop:
     _entries: list[tuple[ActionDef, tuple]] | None
     _legal: Any
     _legal_list: Any
+    _moves: Any
+    _moves_of: Any
+    choice: Any
+    game: Any
+    _no_legal_move: Callable[[], Exception]
     note_move: Callable[[ActionDef, tuple], None]
     _apply_general: Callable[[ActionDef, tuple], None]
     _compute_legal: Callable[[], None]
@@ -52,15 +58,36 @@ class StepLoop:
         ``while not s.is_over(): s.apply_index(agents[p](s, p))``, without its calls per
         decision: a playout's or a simulation's loop. Returns the decisions made."""
         agent = None if not callable(agents) else agents
-        left = -1 if decisions is None else decisions
-        done = 0
+        left = start = -1 if decisions is None else decisions
         apply = self._apply_entry
+        # fixed while a state plays on (set when it is made): read once
+        mw = self.max_work
+        record = self.record
         unique = self._unique
+        phases = self.game.phases
+        repeats = unique and not self.game.moves_distinct
         while left:
             if self.status != "play":
                 if self.status == "round_over" and not round_only:  # not continued
                     raise IllegalMove("no move can be played now")
                 break  # the game (or with round_only the round) is over
+            if unique and self._entries is None and self.choice is None:
+                # _compute_legal's common case, written out (keep the two the same): the
+                # bot's num_moves() then finds the entries listed, one call fewer a decision
+                WORK[0] = LIMIT[0] = mw
+                ph = phases[self.phase]
+                entries = ph.legal(self)
+                if ph.bare:  # no arguments: the entries are the distinct moves
+                    self._moves = self._moves_of = entries
+                if repeats:
+                    entries = drop_repeats(self, entries)
+                self.work_done += mw - WORK[0]
+                if self.work_done > MAX_GAME_WORK:
+                    self._too_much_work()
+                if not entries:
+                    raise self._no_legal_move()
+                self._entries = entries
+                self._legal = self._legal_list = None
             p = self.actor
             i = (agents[p] if agent is None else agent)(self, p)
             if unique:
@@ -71,16 +98,15 @@ class StepLoop:
                 action, args = entries[i]  # type: ignore[index]
             else:
                 action, args = self._distinct()[i]
-            done += 1
             left -= 1
             act = action.act
-            if act is None or self.record or action.step is None or self.watch is not None:
+            if act is None or record or action.step is None or self.watch is not None:
                 apply(action, args)
                 continue
             # _apply_entry's common step, written out (keep the two the same)
             self.decisions += 1
             self.turn_decided = self.turns
-            WORK[0] = LIMIT[0] = self.max_work
+            WORK[0] = LIMIT[0] = mw
             trig_ok = self.triggers_clean
             self.triggers_clean = False
             self._entries = self._legal = self._legal_list = None
@@ -94,10 +120,10 @@ class StepLoop:
                     from None
             except PY_ERRORS as e:
                 raise RuntimeRulesError(f"{why(e)} (in phase '{self.phase}')") from None
-            self.work_done += self.max_work - WORK[0]
+            self.work_done += mw - WORK[0]
             if self.work_done > MAX_GAME_WORK:
                 self._too_much_work()
-        return done
+        return start - left
 
     def _apply_entry(self, action: ActionDef, args: tuple) -> None:
         if self.watch is not None:  # a bot infers hands from the moves (known.watched)

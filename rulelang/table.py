@@ -132,18 +132,17 @@ class Table(Dealing, Tricks):
         loc[card] = zid
         self.face[card] = self.zface[zid]
 
-    def fx_move_top_of(self, src: int, zid: int) -> None:
-        """``move(top(zone), zid)`` as generated: ``builtins.top_of_zone`` (its charge) and
-        ``fx_move_top`` in one call; the common case (the top card of a zone that holds
-        some: its place is that zone) written out."""
-        z = self.zones[src]
+    def fx_move_top_of(self, z: list, zid: int) -> None:
+        """``move(top(zone), zid)`` as generated (calls.py): ``top``'s charge of a zone (its
+        cards, as ``builtins.top_of_zone``), then ``fx_move_top`` of its top card, in one
+        call (the deal's discard, a draw from the stock)."""
         WORK[0] -= len(z)
         if WORK[0] < 0:
             out_of_work()
         if not z or self.known is not None or self.ztrick is not None or self.placer is not None:
-            self.fx_move_top(z[0] if z else None, zid)
+            self.fx_move(z[0] if z else None, zid)
             return
-        card = z.pop(0)
+        card = z.pop(0)  # (z is the card's zone: a zone holds cards only)
         self.zones[zid].insert(0, card)
         self.loc[card] = zid
         self.face[card] = self.zface[zid]

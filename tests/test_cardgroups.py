@@ -103,3 +103,26 @@ def test_sums_by_an_attribute_are_the_loops_written_out(tmp_path: Path,
               [2, 60], [True], [-1], 5, "AS", [0.0]]
     _same(fast, slow, [("best", inputs), ("ords", inputs), ("pts_of", inputs),
                        ("ords2", [0, 1, 5, "x"])], (0, 3, 6, 9, 20, 1000))
+
+
+def test_sums_packed_in_one_number_are_the_loops_written_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No card's value negative: the sums are the bytes of one number summed in C (up to
+    255 // the highest value cards), ``max``/``min`` of them picked there (in the function
+    itself where that is its body); longer lists, and anything that is no card (``true``,
+    ``0.0``, -1, 52), the loops' results and errors."""
+    game = SUMS.replace("7: -3", "7: 7").replace(
+        "  ords2(p)", "  worst(cs): min(sum(pts[c.rank] for c in cs if c.suit == s) for s in "
+                      "suits)\n  ords2(p)")
+    (tmp_path / "g.yaml").write_text(game, encoding="utf-8")
+    fast = rulelang.load(str(tmp_path / "g.yaml"))
+    monkeypatch.setattr(compile_mod, "card_sums_call", lambda *a: None)
+    (tmp_path / "h.yaml").write_text(game + "# written out\n", encoding="utf-8")
+    slow = rulelang.load(str(tmp_path / "h.yaml"))
+    dump = fast.generated.dump()
+    assert dump.count("<function card_sums>") == 4 and "<function min>" in dump
+    assert dump.count("_tot = -1") == 2  # best and worst: summed in place (functions.install)
+    inputs = [[51, 0, 4, 13, 48, 50, 12, 20], [], [51] * 23, [51] * 24, [0] * 200,
+              list(range(52)), [3, 0.0], [True, 1], [1, -1], [0, 52], [2, 60], 5, "AS"]
+    _same(fast, slow, [(name, inputs) for name in ("best", "worst", "ords", "pts_of")],
+          (0, 3, 6, 9, 20, 1000))

@@ -20,6 +20,7 @@ import rulelang
 from rulelang import engine, limits, rules, steploop, yamlload
 from rulelang.build import check_all
 from rulelang.errors import RulesErrors, RuntimeRulesError
+from rulelang.runtime import fresh_allowance
 from rulelang.yamlload import load_text
 
 from .helpers import THIRTY_ONE, assert_no_traceback, output, run_cli, write_variant
@@ -492,7 +493,7 @@ def test_memo_keys_of_big_arguments_are_not_built_and_small_ones_are_charged(
                    max_work=10**7, functions="  f(h): h[0] + 1\n")
     assert not isinstance(s, RuntimeRulesError), s.render()
     fn = s.game.functions["f"].fn
-    assert not fn.memo["cache"]  # never keyed
+    assert s.game.functions["f"].charges_key  # one pass: no memo, the key's charge written in
     from rulelang.runtime import WORK
 
     WORK[0] = 10**6
@@ -636,3 +637,34 @@ def test_log_texts_are_bounded(tmp_path: Path) -> None:
     assert s.messages[0].startswith("[0, 1, 2,") and s.messages[0].endswith("...")
     with pytest.raises(RuntimeRulesError, match="looped more than"):
         game.new_state(3, seed=0, record=True, max_work=100_000)
+
+
+def test_moving_a_zones_top_card_in_one_call_charges_and_fails_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``move(top(zone), zone)`` is one call (``fx_move_top_of``): the same charge (the zone's
+    cards), the same place of running out of work, the same error for an empty zone."""
+    from rulelang import calls
+
+    text = ("extends: thirty-one\nround:\n  start:\n    - gather(stock); shuffle(stock)\n"
+            "    - deal(stock, hand, 3)\n    - move(top(stock), discard)\n"
+            "    - move(top(discard), hand[0])\n    - move(top(discard), hand[1])\n")
+
+    def outcomes(name: str) -> list[Any]:
+        game = load_text_game(tmp_path, name, text)
+        out: list[Any] = []
+        for allowance in range(30, 140, 3):
+            try:
+                s = game.new_state(3, seed=0, dealer=0, max_work=allowance)
+                out.append((s.work_done, [list(z) for z in s.zones]))
+            except RuntimeRulesError as e:
+                out.append((e.message, e.span.line, e.span.col))
+        return out
+
+    fused = outcomes("fused.yaml")
+    assert "fx_move_top_of" in load_text_game(tmp_path, "f2.yaml", text).generated.dump()
+    monkeypatch.setattr(calls, "_SEAT_ZONE", __import__("re").compile("(?!)"))
+    assert "fx_move_top_of" not in load_text_game(tmp_path, "p.yaml", text).generated.dump()
+    assert outcomes("plain.yaml") == fused
+    assert any("no card to move" in str(o[0]) for o in fused)  # the empty discard pile
+    assert any("looped more than" in str(o[0]) for o in fused)
+    fresh_allowance()  # (not the last small one, for the tests after this one in the process)

@@ -51,7 +51,15 @@ def test_functions_are_keyed_by_the_attributes_they_read(tmp_path: Path) -> None
     # cards 0..103 in two packs: every hand of ranks 2 3 4, of any suits and packs
     hands = [[a, b, c] for a in range(0, 104, 13) for b in range(1, 104, 13)
              for c in range(2, 104, 13)]
-    for name in ("points", "best", "same"):
+    # one pass over its cards: no memo, its body charges what a paused memo would (the key's
+    # items), then the call and its loop
+    assert game.functions["points"].charges_key and not hasattr(game.functions["points"].fn,
+                                                                "memo")
+    for h in hands:
+        WORK[0] = LIMIT[0] = 10_000
+        assert 6 <= game.functions["points"].fn(s, list(h)) <= 33
+        assert 10_000 - WORK[0] == len(h) + 1 + len(h)
+    for name in ("best", "same"):
         memo = game.functions[name].fn
         inner = memo.memo["inner"]
         for h in hands:
