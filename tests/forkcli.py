@@ -42,9 +42,9 @@ ZYGOTE = r"""
 import json, os, random, runpy, sys
 sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[3]))  # as for `python SCRIPT`, not -c
 import rulelang.cli
-for name in ("rulelang.build", "rulelang.rules", "rulelang.compile", "rulelang.engine",
-             "rulelang.sim", "rulelang.play", "rulelang.scenario", "jsonschema", "lark", "yaml",
-             "rich.console"):
+for name in ("rulelang.commands", "rulelang.build", "rulelang.rules", "rulelang.compile",
+             "rulelang.engine", "rulelang.sim", "rulelang.play", "rulelang.scenario", "jsonschema",
+             "lark", "yaml", "rich.console"):
     try:
         __import__(name)
     except ImportError:
