@@ -7,7 +7,6 @@ command line can print ``PATH:LINE:COL: error: MESSAGE``, the source line and a 
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -172,11 +171,13 @@ def closest(name: str, cands: Iterable[str]) -> str | None:
     """The candidate a slip of the keyboard most likely made ``name`` from: fewest edits
     (``edit_distance``), then the most characters in common (difflib's ratio); none when
     every candidate needs more than a third of the name rewritten and shares too little."""
+    from difflib import SequenceMatcher  # here: a clean check never needs it
+
     best: tuple[int, float, str] | None = None
     low = name.lower()
     for c in cands:
         d = edit_distance(low, c.lower())
-        r = difflib.SequenceMatcher(None, name, c).ratio()
+        r = SequenceMatcher(None, name, c).ratio()
         if d > max(1, (len(name) + 1) // 3) and r < 0.6:
             continue
         key = (d, -r, c)

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -98,13 +99,30 @@ def _schema(kind: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def validate(doc: Any, kind: str, path: str, partial: bool = False) -> list[RulesError]:
-    """Schema errors, each located at the offending value (or key) of the YAML file."""
-    import jsonschema
-
+def _whole_schema(kind: str, partial: bool) -> dict[str, Any]:
     schema = dict(_schema(kind))
     if partial:
         schema.pop("required", None)
+    return schema
+
+
+@cache
+def _quick_check(kind: str, partial: bool) -> Callable[[Any], bool] | None:
+    from .schemacheck import compile_schema
+
+    return compile_schema(_whole_schema(kind, partial))
+
+
+def validate(doc: Any, kind: str, path: str, partial: bool = False) -> list[RulesError]:
+    """Schema errors, each located at the offending value (or key) of the YAML file."""
+    quick = _quick_check(kind, partial)
+    # a valid document (nearly every one) needs no jsonschema, whose import is a third of a
+    # cold `rulelang check`; an invalid one gets its errors worded by jsonschema as before
+    if quick is not None and quick(doc):
+        return []
+    import jsonschema
+
+    schema = _whole_schema(kind, partial)
     validator = jsonschema.Draft202012Validator(schema)
     errors: list[RulesError] = []
     for e in sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path)):

@@ -13,7 +13,9 @@ code and output; only the start-up is shared.
 The zygote never runs a command itself and never reads or writes its std streams, so each fork
 starts from the state of a freshly imported CLI, not from the test process's state. (Compiling
 the bundled games in the zygote, for the forks to inherit, made the suite slower: a fork of a
-larger process costs more than the compilations it saves.) What a fork
+larger process costs more than the compilations it saves. What every command that reads rules
+builds first, the expression parser with its lexers' regular expressions and the compiled
+schemas, is built in the zygote: ~15 ms of CPU less a command.) What a fork
 does not get afresh: the hash seed (every fork shares the zygote's; ``random`` is reseeded) and
 the interpreter start-up itself, which the tests that start ``rulelang`` or ``python -m
 rulelang`` with ``subprocess`` keep checking. ``RULELANG_CLI_EXEC=1`` starts every command as a
@@ -42,13 +44,23 @@ ZYGOTE = r"""
 import json, os, random, runpy, sys
 sys.path[0] = os.path.dirname(os.path.abspath(sys.argv[3]))  # as for `python SCRIPT`, not -c
 import rulelang.cli
-for name in ("rulelang.build", "rulelang.rules", "rulelang.compile", "rulelang.engine",
-             "rulelang.sim", "rulelang.play", "rulelang.scenario", "jsonschema", "lark", "yaml",
-             "rich.console"):
+for name in ("rulelang.commands", "rulelang.build", "rulelang.rules", "rulelang.compile",
+             "rulelang.engine", "rulelang.sim", "rulelang.play", "rulelang.scenario", "jsonschema",
+             "lark", "yaml", "rich.console"):
     try:
         __import__(name)
     except ImportError:
         pass
+# the expression parser (Lark's, from its cache) and its lexers' regular expressions, which
+# every command that reads rules would build again (~15 ms of CPU a command)
+import rulelang.parse
+try:
+    for lexer in rulelang.parse._parsers().parser.lexer.lexers.values():
+        lexer.scanner
+except AttributeError:  # another Lark: the forks build what they use
+    pass
+for kind, partial in (("rules", True), ("rules", False), ("scenario", False)):
+    rulelang.rules._quick_check(kind, partial)  # the compiled schemas (schemacheck.py)
 requests = os.fdopen(int(sys.argv[1]), "r", encoding="utf-8")
 answers = os.fdopen(int(sys.argv[2]), "w", encoding="utf-8")
 while True:

@@ -139,7 +139,8 @@ def test_rulelang_does_not_import_rlcard() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, rulelang, rulelang.cli; rulelang.load('uno').new_state(2); "
+    code = ("import sys, rulelang, rulelang.cli, rulelang.commands; "
+            "rulelang.load('uno').new_state(2); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('rlcard', 'numpy')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
