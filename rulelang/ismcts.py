@@ -34,7 +34,11 @@ Samples (``State.determinize``) keep the cards the seat saw go into a hidden pla
 card another seat took from a face-up pile stays in its hand: known.py; ``:uniform`` deals
 every unseen card anew; ``:infer`` draws them from worlds weighted by how likely the others'
 moves of the round were in each under the greedy policy: infer.py). The tree stops where
-another seat moves (``:deep`` keeps the seat's later moves in it too). And the move played
+another seat moves (``:deep`` keeps the seat's later moves in it too), and by default it holds
+only the seat's first move: the rest of that turn (a discard after a draw) is the policy's,
+judged among every legal move (``:turn``: searched by UCB1 in the tree, the earlier way; the
+poor moves its exploration tried lowered the mean of every move a turn goes on from, so a
+move that ends the turn, a knock, looked better than drawing: docs/agents.md). And the move played
 is the greedy policy's own (judged as the ``greedy`` bot judges) unless the search found
 another better by ``guard`` standard errors: a few hundred iterations estimate a move's worth
 to a few hundredths, and a search that plays its noisy best plays worse than the policy it
@@ -76,6 +80,7 @@ GREEDY_REPLY = 32
 GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
 GUARD = 1.0  # standard errors by which the search must beat the policy's move to overrule it
 DEEP = False  # the tree holds the seat's later moves too (see ISMCTSAgent.deep)
+FLAT = True  # the tree holds the seat's first move only (see ISMCTSAgent.flat)
 
 
 def parse_spec(spec: str) -> dict[str, Any]:
@@ -85,14 +90,15 @@ def parse_spec(spec: str) -> dict[str, Any]:
     (the UCB constant), ``:place`` (results by places, not by scaled heuristic differences),
     ``:uniform`` (samples deal every unseen card anew, the cards seen going into hidden
     places too), ``:infer`` (samples drawn from worlds weighted by how likely the others'
-    moves were in them, infer.py) and ``:turn``/``:deep`` (the tree stops where another seat
-    moves, or not): the agent's settings, or a usage error."""
+    moves were in them, infer.py) and ``:move``/``:turn``/``:deep`` (the tree holds the
+    seat's first move only, the default; or stops where another seat moves; or neither):
+    the agent's settings, or a usage error."""
     parts = spec.strip().lower().split(":")
     if parts[0] != "ismcts":
         raise UsageError(f"not an ismcts agent: '{spec}'")
     out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "greedy",
                            "c": UCT_C, "opponents": "policy", "value": "scaled", "known": True,
-                           "deep": DEEP, "guard": GUARD, "infer": False}
+                           "deep": DEEP, "guard": GUARD, "infer": False, "flat": FLAT}
     for p in parts[1:]:
         if p in POLICIES:
             out["rollout"] = p
@@ -104,8 +110,9 @@ def parse_spec(spec: str) -> dict[str, Any]:
             out["known"] = False
         elif p == "infer":
             out["infer"] = True
-        elif p in ("turn", "deep"):
+        elif p in ("turn", "deep", "move"):
             out["deep"] = p == "deep"
+            out["flat"] = p == "move"
         elif p.startswith(("guard=", "c=")):
             key, _, text = p.partition("=")
             try:
@@ -125,7 +132,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
                 f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
                 f":greedy or :random (the playouts), :tree (search the other seats' moves "
                 f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :infer, "
-                f":turn or :deep "
+                f":move, :turn or :deep "
                 f"(docs/agents.md)")
     return out
 
@@ -152,7 +159,8 @@ class ISMCTSAgent:
                  ms: int | None = None, rollout: str = "greedy", c: float = UCT_C,
                  budget: int | None = None, opponents: str = "policy", value: str = "scaled",
                  known: bool = True, deep: bool | None = None,
-                 guard: float | None = None, infer: bool = False) -> None:
+                 guard: float | None = None, infer: bool = False,
+                 flat: bool | None = None) -> None:
         self.rng = random.Random(seed)
         self.opponents = opponents
         self.iterations = iterations
@@ -169,6 +177,10 @@ class ISMCTSAgent:
         # False: the tree holds the seat's moves only until another seat moves (the policy
         # plays on from there); True: its later moves too
         self.deep = DEEP if deep is None else deep
+        # True: the tree holds the seat's first move only; the rest of its turn is the
+        # policy's, judged among every move (up to GREEDY_REPLY), as the others' replies are
+        self.flat = (FLAT and not self.deep) if flat is None else flat
+        self._follow = False  # the policy plays the rest of the searched move's turn (flat)
         self.lo, self.hi = math.inf, -math.inf  # the raw results' range in this decision
         self._world: Any = None  # the iteration's sampled world as it now is (_greedy_step)
         # the others are replying to the tree's last move (the seat's, unless :tree): their
@@ -230,7 +242,7 @@ class ISMCTSAgent:
             self._left = left
             self._world = world
             self._judged = None
-            self._seat, self._replying = seat, False
+            self._seat, self._replying, self._follow = seat, False, False
             try:
                 # each seat's heuristic before the search moves: a playout is judged by what
                 # it changed, not by where the match already stood (a seat two lives down
@@ -318,6 +330,9 @@ class ISMCTSAgent:
                 world = self._world
                 continue
             others = 0
+            if path and self.flat and policy:
+                self._follow = True  # the seat's next moves of the turn: the policy's
+                return path
             moves = world.legal_moves()
             kids = node.child
             untried = [m for m in moves if m not in kids]
@@ -364,7 +379,9 @@ class ISMCTSAgent:
     def _policy_step(self, world: Any, h: Any) -> None:
         self._judged = None
         k = world.num_moves()
-        if world.actor == self._seat:  # the seat's own playout moves: the replies are over
+        if world.actor != self._seat:
+            self._follow = False
+        elif not self._follow:  # the seat's own playout moves: the replies are over
             self._replying = False
         if self.rollout == "greedy" and h is not None and k > 1:
             self._greedy_step(world, k, h)
@@ -387,7 +404,8 @@ class ISMCTSAgent:
         work for unit (``_look``)."""
         actor = world.actor
         rng = self.rng
-        most = GREEDY_REPLY if self._replying and actor != self._seat else GREEDY_CANDIDATES
+        most = (GREEDY_REPLY if self._follow or (self._replying and actor != self._seat)
+                else GREEDY_CANDIDATES)
         if k > most:
             picks: Any = sorted({int(rng.random() * k) for _ in range(most)})
         else:
