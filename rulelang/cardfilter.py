@@ -19,7 +19,8 @@ the same as the test's.
 
 Where the test reads the card alone, the table is a constant, worked out when the game is
 compiled (always used). Tables keyed by values read at run time are off (``KEYED``): measured
-on Crazy Eights, fewer instructions but slower.
+on a bundled game whose cards are played onto the discard's top card, fewer instructions but
+slower.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .hoist import UNSET
 
 ENABLED = True  # (tests compare the games played with it off)
 # tables keyed by values worked out at run time (a dict lookup of a tuple a listing, the
-# reached calls by frozenset.isdisjoint): off, measured: Crazy Eights' listing by them took
+# reached calls by frozenset.isdisjoint): off, measured: a bundled game's listing by them took
 # ~1,900 instructions less a decision but ~90 instruction-cache misses more (C paths the
 # loop did not use), and its CPU rate against OpenSpiel was lower with them (0.44-0.45 against
 # 0.46; docs/performance.md). A filter of the card alone (a constant table) is always used.

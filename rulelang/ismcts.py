@@ -38,11 +38,11 @@ another seat moves (``:deep`` keeps the seat's later moves in it too), and by de
 only the seat's first move: the rest of that turn (a discard after a draw) is the policy's,
 judged among every legal move (``:turn``: searched by UCB1 in the tree, the earlier way; the
 poor moves its exploration tried lowered the mean of every move a turn goes on from, so a
-move that ends the turn, a knock, looked better than drawing: docs/agents.md). And the move played
-is the greedy policy's own (judged as the ``greedy`` bot judges) unless the search found
-another better by ``guard`` standard errors: a few hundred iterations estimate a move's worth
-to a few hundredths, and a search that plays its noisy best plays worse than the policy it
-improves on wherever the moves differ by less.
+move that ends the turn looked better than one the turn goes on from: docs/agents.md). And
+the move played is the greedy policy's own (judged as the ``greedy`` bot judges) unless the
+search found another better by ``guard`` standard errors: a few hundred iterations estimate a
+move's worth to a few hundredths, and a search that plays its noisy best plays worse than the
+policy it improves on wherever the moves differ by less.
 
 Budget: a number of iterations (deterministic: the same seed, the same choice) or
 milliseconds of CPU per decision (``ismcts:200ms``: stronger on a faster machine, so not
