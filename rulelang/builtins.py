@@ -77,12 +77,7 @@ def _agg(pick: Callable[..., Any], name: str) -> Callable[..., Any]:
             args, key = (args[0],), args[1]
         if len(args) == 1:
             xs = args[0]
-            if type(xs) is list:  # items_of(xs), written out: the commonest case
-                WORK[0] -= len(xs)
-                if WORK[0] < 0:
-                    out_of_work()
-            else:
-                xs = items_of(xs)
+            xs = items_of(xs)
         else:
             xs = list(args)
         if not xs:
@@ -115,52 +110,27 @@ EXTREME_OF = {"max": _extreme_of(max, "max"), "min": _extreme_of(min, "min")}
 
 
 def _sum(xs: Any, f: Callable[[Any], Any] | None = None) -> Any:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     return sum(f(x) for x in xs) if f else sum(xs)
 
 
 def _count(xs: Any, f: Callable[[Any], Any] | None = None) -> int:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     return len([1 for x in xs if f(x)]) if f else len(xs)  # (each f(x), as sum() took)
 
 
 def _any(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     return any(f(x) for x in xs) if f else any(xs)
 
 
 def _all(xs: Any, f: Callable[[Any], Any] | None = None) -> bool:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     return all(f(x) for x in xs) if f else all(xs)
 
 
 def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False) -> list:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     if f is None:
         compared(xs, len(xs).bit_length())
         return sorted(xs, reverse=bool(desc))
@@ -171,32 +141,17 @@ def _sort(xs: Any, f: Callable[[Any], Any] | None = None, *, desc: bool = False)
 
 
 def _filter(xs: Any, f: Callable[[Any], Any]) -> list:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     return [x for x in xs if f(x)]
 
 
 def _map(xs: Any, f: Callable[[Any], Any]) -> list:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     return nested([f(x) for x in xs])
 
 
 def _group_by(xs: Any, f: Callable[[Any], Any]) -> list:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     keys = [f(x) for x in xs]
     return grouped(xs, keys)
 
@@ -277,12 +232,7 @@ def _range(a: int, b: int | None = None) -> list:
 
 
 def _top(xs: Any, n: int | None = None) -> Any:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     if n is None:
         return xs[0] if xs else None
     return xs[:n]
@@ -298,24 +248,14 @@ def top_of_zone(z: list) -> Any:
 
 
 def _bottom(xs: Any, n: int | None = None) -> Any:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     if n is None:
         return xs[-1] if xs else None
     return xs[-n:] if n else []
 
 
 def _lowest(xs: Any, f: Callable[[Any], Any]) -> list:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     if not xs:
         return []
     keys = [f(x) for x in xs]
@@ -325,12 +265,7 @@ def _lowest(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _highest(xs: Any, f: Callable[[Any], Any]) -> list:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     if not xs:
         return []
     keys = [f(x) for x in xs]
@@ -358,12 +293,7 @@ def _ranks_of(xs: Any, f: Callable[[Any], Any]) -> list:
 
 
 def _distinct(xs: Any) -> list:
-    if type(xs) is list:  # items_of(xs), written out: the commonest case
-        WORK[0] -= len(xs)
-        if WORK[0] < 0:
-            out_of_work()
-    else:
-        xs = items_of(xs)
+    xs = items_of(xs)
     try:  # hashable items (cards, ranks, seats): the first of each, as the loop below keeps
         return list(dict.fromkeys(xs))
     except TypeError:
