@@ -72,7 +72,7 @@ def _load_game(name: str, options: dict[str, Any] | None = None,
 
 
 REPORT_HELP = ("draw the statistics to FILE.html or FILE.png (needs matplotlib: pip "
-               "install 'rulelang[plot]')")
+               "install 'rulelang\\[plot]')")  # \\[: the help is Rich markup
 ALLOW_HELP = ("let extends: name any file (absolute paths, '..' out of the folder); only for "
               "rules files you trust")
 
@@ -255,7 +255,7 @@ def simulate(game: str = typer.Argument(..., help="a rules file or a bundled gam
              agents: str = typer.Option("random", help="agents by seat, like greedy,random"),
              seed: int = typer.Option(0, help="the seed of the whole run"),
              workers: int = typer.Option(1, help="processes to run games in"),
-             backend: str = typer.Option("local", help=BACKEND_HELP),
+             backend: str = typer.Option("local", help=BACKEND_HELP.replace("[", "\\[")),
              address: str = typer.Option(None, help=ADDRESS_HELP),
              option: list[str] = typer.Option(None, help="a rules option, KEY=VALUE"),
              check_invariants: bool = typer.Option(False, "--check",
@@ -360,7 +360,7 @@ def compare(a: str = typer.Argument(..., help="a rules file or a bundled game's 
             agents: str = typer.Option("random", help="agents by seat, like greedy,random"),
             seed: int = typer.Option(0, help="the seed of both runs"),
             workers: int = typer.Option(1, help="processes to run games in"),
-            backend: str = typer.Option("local", help=BACKEND_HELP),
+            backend: str = typer.Option("local", help=BACKEND_HELP.replace("[", "\\[")),
             address: str = typer.Option(None, help=ADDRESS_HELP),
             option: list[str] = typer.Option(None, help="a rules option of both, KEY=VALUE"),
             option_a: list[str] = typer.Option(None, help="a rules option of A alone"),

@@ -20,6 +20,13 @@ def test_help(command: str) -> None:
     assert "Usage" in r.stdout
 
 
+@pytest.mark.parametrize("command", ["simulate", "compare"])
+def test_help_shows_the_extras_to_install(command: str) -> None:
+    # the help is Rich markup: an unescaped [ray] would vanish from the text
+    r = run_cli(command, "--help")
+    assert "'rulelang[ray]'" in r.stdout and "'rulelang[plot]'" in r.stdout, r.stdout
+
+
 # ---------------------------------------------------------------- check
 def test_check_good_file() -> None:
     r = run_cli("check", str(THIRTY_ONE))
