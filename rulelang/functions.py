@@ -2,7 +2,7 @@
 they read nothing but their arguments, and checked for recursion.
 
 ``install`` gives a ``UserFn`` its Python function (a call charges one unit of the step's
-work); ``memoize_pure`` wraps the pure ones in ``codegen.memo``, keyed by the set of cards where
+work); ``memoize_pure`` wraps the pure ones in ``memo.memo``, keyed by the set of cards where
 the order of a list argument cannot matter (``order_free``).
 """
 
@@ -14,10 +14,11 @@ from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
-from .codegen import MemoPool, Namespace, Src, fn_of, frame_only_indexed, memo
+from .codegen import Namespace, Src, fn_of, frame_only_indexed
 from .errors import CheckError, RulesError, Span
 from .framelocals import frame_locals, init_line, try_define
 from .limits import MEMO_KEY_ITEMS
+from .memo import MemoPool, memo
 from .parse import parse
 from .rules import as_str
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
@@ -365,7 +366,7 @@ def _one_pass(uf: UserFn) -> bool:
     for c in cards)``: one loop, table lookups, no rules function called): worked out, it
     costs about what looking it up in its memo does (the key is a pass over the list too; a
     bundled game's search spent 3% of its instructions on such a memo), so its memo stays
-    paused (``codegen.memo``'s ``cheap``: the key's items are still charged, the same work).
+    paused (``memo.memo``'s ``cheap``: the key's items are still charged, the same work).
     A comprehension compiled as one pass (``uf.one_pass``: sums by groups of cards,
     ``cardgroups.card_sums``) is one loop, its inner ``sum(...)`` none, and ``max``/``min``
     of it (a few numbers) no call that loops."""
@@ -399,7 +400,7 @@ def _weights(sym: Any, alike: dict[int, int] | None) -> dict[int, int] | None:
     """Each card id -> 512 ** (its kind's number), kinds being the cards alike by ``alike``
     (``face_copies``), so that the same hand in other suits or packs is found too: a list of at most
     MEMO_KEY_ITEMS (< 512) cards is then keyed exactly, as a multiset of kinds, by the sum of
-    its cards' weights (``codegen.memo``); None where the deck has too many kinds."""
+    its cards' weights (``memo.memo``); None where the deck has too many kinds."""
     if sym is None or not alike:  # distinct cards: their sorted ids are as cheap a key
         return None
     kinds: dict[int, int] = {}
