@@ -31,7 +31,7 @@ from .errors import (
     reset_hints,
 )
 from .flowgen import delta_triggers, triggers_function
-from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
+from .functions import calls_super, install, memoize_pure, order_free
 from .fuse import act_function, step_function
 from .game import Fn, Game, PhaseDef, Unit, ZoneDef
 from .lettail import compile_body
@@ -39,6 +39,7 @@ from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .movetext import canon_move
 from .options import resolve_options
 from .parse import parse
+from .recursion import recursion_errors
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, UserFn, join_src
 from .structured import start_shapes, yaml_start
