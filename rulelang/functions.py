@@ -18,9 +18,7 @@ from .errors import RulesError, Span
 from .framelocals import frame_locals, init_line, try_define
 from .limits import MEMO_KEY_ITEMS
 from .memo import MemoPool, memo
-from .parse import parse
 from .recursion import recursion_errors as recursion_errors  # re-exported: tests name it here
-from .rules import as_str
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
 from .scope import CARD_ATTRS, UserFn
 
@@ -409,17 +407,3 @@ def _weights(sym: Any, alike: dict[int, int] | None) -> dict[int, int] | None:
         f = alike.get(c, c)
         out[c] = 1 << (9 * kinds.setdefault(f, len(kinds)))
     return out if len(kinds) <= MAX_WEIGHT_CLASSES else None
-
-
-def calls_super(body: Any, effect: bool, span: Span) -> bool:
-    """Whether a function's (or procedure's) rules text calls super(...); text that does not
-    parse counts as calling it, so that its errors are reported as before."""
-    for line in body if isinstance(body, list) else [body]:
-        try:
-            tree = parse(as_str(line, span), "stmts" if effect else "expr", span)
-        except RulesError:
-            return True
-        for root in tree if isinstance(tree, tuple) else (tree,):
-            if any(isinstance(n, N.Call) and n.func == "super" for n in N.walk(root)):
-                return True
-    return False
