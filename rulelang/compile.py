@@ -48,9 +48,10 @@ from .scope import (
 )
 from .statements import Statements
 from .structured import read_type, record
+from .usercalls import UserCalls
 
 
-class Compiler(Calls, Comprehensions, Statements, Operators):
+class Compiler(Calls, UserCalls, Comprehensions, Statements, Operators):
     def __init__(self, sym: Symbols) -> None:
         self.sym = sym
         self.errors: list[RulesError] = []
@@ -148,7 +149,7 @@ class Compiler(Calls, Comprehensions, Statements, Operators):
     def e_Name(self, n: N.Name, sc: Scope) -> tuple[Fn, str]:
         name = n.id
         sym = self.sym
-        if name in sc.slots:  # (a parameter given `me` reads it: Calls._inline)
+        if name in sc.slots:  # (a parameter given `me` reads it: UserCalls._inline)
             s = sc.slots[name]
             return self.lit(sc.alias.get(s) or f"F[{s}]"), sc.types.get(name, "any")
         if sc.phase_names and name in sym.phases | {"end_turn"}:
