@@ -262,7 +262,7 @@ def _attrs_read(tree: N.Node, param: str, functions: dict[str, UserFn],
     return None
 
 
-# what a run test of cards of any suits reads of a card: its place in the run (melds.py's
+# what a run test of cards of any suits reads of a card: its place in the run (meldruns.py's
 # ``positions``: the rank, or the order of a deck of its own)
 _RUN_ATTRS = frozenset({"rank", "order"})
 
