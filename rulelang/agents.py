@@ -13,7 +13,8 @@ import random
 from typing import Any
 
 from .errors import RulesError, RuntimeRulesError, UsageError
-from .ismcts import ISMCTSAgent, parse_spec
+from .ismcts import ISMCTSAgent
+from .ismctsspec import parse_spec
 from .limits import MAX_BOT_WORK
 from .runtime import LIMIT, WORK, OutOfWork
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import nodes as N
+from .buildfuncs import compile_functions, signatures
 from .buildphase import build_phase
 from .buildteams import choose_first, team_counter_names, teams_unit
 from .cards import Deck
@@ -31,16 +32,15 @@ from .errors import (
     reset_hints,
 )
 from .flowgen import delta_triggers, triggers_function
-from .functions import calls_super, install, memoize_pure, order_free, recursion_errors
 from .fuse import act_function, step_function
 from .game import Fn, Game, PhaseDef, Unit, ZoneDef
-from .lettail import compile_body
 from .limits import MAX_COPIES, MAX_RULES_TEXT, RULES_TEXT_PIECE
 from .movetext import canon_move
 from .options import resolve_options
 from .parse import parse
+from .recursion import recursion_errors
 from .rules import SIG, Loaded, as_str, func_name
-from .scope import Scope, Symbols, UserFn, join_src
+from .scope import Scope, Symbols, join_src
 from .structured import start_shapes, yaml_start
 from .valuetables import option_values
 from .yamlload import YMap
@@ -243,41 +243,7 @@ class Builder:
                 ended_by.append(str(k))
 
         # functions and procedures: signatures first, so that bodies may call each other
-        functions: dict[str, UserFn] = {}
-        bodies: list[tuple[UserFn, Any, Span, bool]] = []
-        for section, effect in (("functions", False), ("procedures", True)):
-            sdoc = doc.get(section) or YMap()
-            for key, body in sdoc.items():
-                m = SIG.match(str(key))
-                kspan = sdoc.key_span(key)
-                if not m:
-                    self.err(f"{section[:-1]} key '{key}' should look like name(a, b)", kspan)
-                    continue
-                name = m.group(1)
-                params = tuple(p.strip() for p in (m.group(2) or "").split(",") if p.strip())
-                if name in functions:
-                    self.err(f"'{name}' is defined twice", kspan)
-                    continue
-                uf = UserFn(name, params, kspan, effect)
-                functions[name] = uf
-                bodies.append((uf, body, sdoc.span_of(key), effect))
-                chain = self.loaded.supers.get(name, [])
-                prev, prev_body = uf, body
-                for skey, sbody in reversed(chain):
-                    # an overridden definition is compiled only if the one over it calls
-                    # super(): a variant may replace a function whose old body uses a name
-                    # it removes
-                    if not self.take_text(prev_body, kspan) or \
-                            not calls_super(prev_body, effect, kspan):
-                        break
-                    prev_body = sbody
-                    sm = SIG.match(str(skey))
-                    sparams = tuple(p.strip() for p in ((sm.group(2) if sm else "") or "")
-                                    .split(",") if p.strip())
-                    sup = UserFn(prev.name + "@super", sparams, kspan, effect)
-                    functions[sup.name] = sup
-                    bodies.append((sup, sbody, getattr(sbody, "span", kspan), effect))
-                    prev = sup
+        functions, bodies = signatures(self, doc)
 
         phases_doc = doc.get("phases") or YMap()
         sym = Symbols(
@@ -299,53 +265,7 @@ class Builder:
         c = Compiler(sym)
         self.errors.extend(option_values(c, doc, values, sym, self.parse))
 
-        first: dict[int, tuple[int, int]] = {}  # a procedure's pieces of generated source
-        for uf, body, bspan, effect in bodies:
-            sc = Scope(uf.params, fn=uf)
-            c.touch = False
-            if effect:
-                first[id(uf)] = (len(c.cg.sources), 0)
-                fn = self.effects(c, body, bspan, sc)
-            else:
-                tree = self.parse(body, "expr", bspan)
-                fn = None
-                if tree is not None:
-                    fn, uf.ret = compile_body(c, tree, sc, uf, functions)
-                    uf.tree, uf.size = tree, sum(1 for _ in N.walk(tree))
-                    uf.order_free = tuple(order_free(tree, p, functions) for p in uf.params)
-            uf.nslots = sc.n
-            uf.pure = not effect and not c.touch
-            install(uf, fn, c.cg)
-            if effect:
-                first[id(uf)] = (first[id(uf)][0], len(c.cg.sources))
-        memoize_pure(functions, sym)
-        c.functions_final = True
-        if not self.errors and not c.errors:
-            # the procedures again, now that the functions they call can be inlined into
-            # them as into steps (the table's small helpers: no call per seat looked at)
-            # (what it found the first time is not reported again; where it would find
-            # something new, the first compile is kept)
-            c.procedures_final = False  # meanwhile a procedure calls another by its .fn
-            seen = len(c.warnings)
-            for uf, body, bspan, effect in bodies:
-                if effect:
-                    sc = Scope(uf.params, fn=uf)
-                    at = len(c.cg.sources)
-                    fn = self.effects(c, body, bspan, sc)
-                    if self.errors or c.errors:
-                        self.errors.clear()
-                        c.errors.clear()
-                        continue
-                    uf.nslots = sc.n
-                    install(uf, fn, c.cg)
-                    # the dump shows the code that runs: the first compile's pieces (kept in
-                    # their places, which tracebacks name by number) point to the second's
-                    lo, hi = first.get(id(uf), (0, 0))
-                    for i in range(lo, hi):
-                        c.cg.sources[i] = (f"# compiled again below (#{at + 1} on)",
-                                           c.cg.sources[i][1])
-            del c.warnings[seen:]
-            c.procedures_final = True
+        compile_functions(self, c, functions, bodies, sym)
 
         copies: Unit | int = copies_raw if isinstance(copies_raw, int) else 1
         tree = None if isinstance(copies_raw, int) else \

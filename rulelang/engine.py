@@ -28,6 +28,7 @@ from .movetext import MoveTexts, any_order, canon_move, cards_in, one_by_one
 from .rounds import Rounds
 from .runtime import LIMIT, NO_FRAME, PY_ERRORS, WORK, brief, counter, log_message, seat_of, why
 from .seats import Seats
+from .startvalues import apply_start
 from .steploop import StepLoop
 from .table import Table
 from .teams import match_setup, start_teams
@@ -172,7 +173,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds, StepLoop):
                 if dealer is not None:
                     self.dealer = dealer
             if start:
-                self._apply_start(start)
+                apply_start(self, start)
             start_teams(self, start)
             self._start_round()
             self._run_on()
@@ -403,26 +404,6 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds, StepLoop):
         self._entries = self._legal = self._legal_list = None
 
     # ------------------------------------------------------------------ flow
-
-    def _apply_start(self, start: dict[str, Any]) -> None:
-        names = {name: i for i, (name, _) in enumerate(self.game.counters)}
-        gnames = {name: i for i, (name, _) in enumerate(self.game.globals)}
-        for k, v in start.items():
-            if k in names:
-                if isinstance(v, list):
-                    if len(v) != self.n:
-                        raise UsageError(f"start: '{k}' needs one value per seat ({self.n})")
-                    self.ctr[names[k]] = list(v)
-                else:
-                    self.ctr[names[k]] = [v] * self.n
-            elif k in gnames:
-                self.g[gnames[k]] = v
-            elif k == "eliminated":
-                for p in v:
-                    self.active[p] = False
-                self.seated = [p for p in range(self.n) if self.active[p]]
-            else:
-                raise UsageError(f"start: '{k}' is not a counter or global of this game")
 
     def _goto(self, nxt: Any, where: Any = None) -> None:
         """Go to phase ``nxt`` (or end the turn); ``where``: the next: that named it."""

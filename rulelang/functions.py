@@ -1,25 +1,24 @@
-"""A rules file's own functions and procedures, once compiled: made callable, memoised where
-they read nothing but their arguments, and checked for recursion.
+"""A rules file's own functions and procedures, once compiled: made callable, and memoised where
+they read nothing but their arguments (recursion is refused by ``recursion.py``).
 
 ``install`` gives a ``UserFn`` its Python function (a call charges one unit of the step's
-work); ``memoize_pure`` wraps the pure ones in ``codegen.memo``, keyed by the set of cards where
+work); ``memoize_pure`` wraps the pure ones in ``memo.memo``, keyed by the set of cards where
 the order of a list argument cannot matter (``order_free``).
 """
 
 from __future__ import annotations
 
 import re
-from collections import deque
 from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
-from .codegen import MemoPool, Namespace, Src, fn_of, frame_only_indexed, memo
-from .errors import CheckError, RulesError, Span
+from .codegen import Namespace, Src, fn_of, frame_only_indexed
+from .errors import RulesError, Span
 from .framelocals import frame_locals, init_line, try_define
 from .limits import MEMO_KEY_ITEMS
-from .parse import parse
-from .rules import as_str
+from .memo import MemoPool, memo
+from .recursion import recursion_errors as recursion_errors  # re-exported: tests name it here
 from .runtime import PY_ERRORS, WORK, as_rules_error, out_of_work
 from .scope import CARD_ATTRS, UserFn
 
@@ -263,7 +262,7 @@ def _attrs_read(tree: N.Node, param: str, functions: dict[str, UserFn],
     return None
 
 
-# what a run test of cards of any suits reads of a card: its place in the run (melds.py's
+# what a run test of cards of any suits reads of a card: its place in the run (meldruns.py's
 # ``positions``: the rank, or the order of a deck of its own)
 _RUN_ATTRS = frozenset({"rank", "order"})
 
@@ -365,7 +364,7 @@ def _one_pass(uf: UserFn) -> bool:
     for c in cards)``: one loop, table lookups, no rules function called): worked out, it
     costs about what looking it up in its memo does (the key is a pass over the list too; a
     bundled game's search spent 3% of its instructions on such a memo), so its memo stays
-    paused (``codegen.memo``'s ``cheap``: the key's items are still charged, the same work).
+    paused (``memo.memo``'s ``cheap``: the key's items are still charged, the same work).
     A comprehension compiled as one pass (``uf.one_pass``: sums by groups of cards,
     ``cardgroups.card_sums``) is one loop, its inner ``sum(...)`` none, and ``max``/``min``
     of it (a few numbers) no call that loops."""
@@ -399,7 +398,7 @@ def _weights(sym: Any, alike: dict[int, int] | None) -> dict[int, int] | None:
     """Each card id -> 512 ** (its kind's number), kinds being the cards alike by ``alike``
     (``face_copies``), so that the same hand in other suits or packs is found too: a list of at most
     MEMO_KEY_ITEMS (< 512) cards is then keyed exactly, as a multiset of kinds, by the sum of
-    its cards' weights (``codegen.memo``); None where the deck has too many kinds."""
+    its cards' weights (``memo.memo``); None where the deck has too many kinds."""
     if sym is None or not alike:  # distinct cards: their sorted ids are as cheap a key
         return None
     kinds: dict[int, int] = {}
@@ -408,97 +407,3 @@ def _weights(sym: Any, alike: dict[int, int] | None) -> dict[int, int] | None:
         f = alike.get(c, c)
         out[c] = 1 << (9 * kinds.setdefault(f, len(kinds)))
     return out if len(kinds) <= MAX_WEIGHT_CLASSES else None
-
-
-def calls_super(body: Any, effect: bool, span: Span) -> bool:
-    """Whether a function's (or procedure's) rules text calls super(...); text that does not
-    parse counts as calling it, so that its errors are reported as before."""
-    for line in body if isinstance(body, list) else [body]:
-        try:
-            tree = parse(as_str(line, span), "stmts" if effect else "expr", span)
-        except RulesError:
-            return True
-        for root in tree if isinstance(tree, tuple) else (tree,):
-            if any(isinstance(n, N.Call) and n.func == "super" for n in N.walk(root)):
-                return True
-    return False
-
-
-MAX_CYCLE_SHOWN = 12  # names of a cycle a recursion error spells out at most
-
-
-def _cycle(functions: dict[str, UserFn], group: set[str], start: str) -> list[str]:
-    """A shortest way from ``start`` back to itself through ``group`` (breadth first)."""
-    came_from: dict[str, str] = {}
-    todo = deque([start])
-    while todo:
-        name = todo.popleft()
-        for callee in sorted(functions[name].calls & group):
-            if callee == start:
-                path = [name]
-                while path[-1] != start:
-                    path.append(came_from[path[-1]])
-                return [*reversed(path), start]
-            if callee not in came_from:
-                came_from[callee] = name
-                todo.append(callee)
-    return [start, start]  # not reached: every member of a group is on a cycle
-
-
-def recursion_errors(functions: dict[str, UserFn]) -> list[RulesError]:
-    """Functions may not call themselves, directly or through others: every call ends.
-
-    One error per group of functions that call one another (a strongly connected component,
-    found by Tarjan's algorithm without recursion), at the group's first function: linear in
-    the number of calls, so that a chain of thousands of functions is checked at once."""
-    order = {name: i for i, name in enumerate(functions)}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    groups: list[set[str]] = []
-    for root in functions:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(c for c in functions[root].calls if c in functions)))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            name, callees = work[-1]
-            callee = next(callees, None)
-            if callee is not None:
-                if callee not in index:
-                    index[callee] = low[callee] = len(index)
-                    stack.append(callee)
-                    on_stack.add(callee)
-                    work.append((callee, iter(sorted(
-                        c for c in functions[callee].calls if c in functions))))
-                elif callee in on_stack:
-                    low[name] = min(low[name], index[callee])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[name])
-            if low[name] == index[name]:
-                group: set[str] = set()
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.add(member)
-                    if member == name:
-                        break
-                if len(group) > 1 or name in functions[name].calls:
-                    groups.append(group)
-    errors: list[RulesError] = []
-    for group in groups:
-        start = min(group, key=order.__getitem__)
-        cyc = _cycle(functions, group, start)
-        if len(cyc) > MAX_CYCLE_SHOWN:
-            cyc = [*cyc[:MAX_CYCLE_SHOWN - 2], f"... {len(cyc) - MAX_CYCLE_SHOWN + 1} more",
-                   cyc[-1]]
-        errors.append(CheckError(
-            f"'{start}' calls itself ({' -> '.join(cyc)}); recursion is not allowed, "
-            "use a loop or a comprehension", functions[start].span))
-    return errors

@@ -60,17 +60,16 @@ import random
 import time
 from typing import Any
 
-from .errors import RulesError, UsageError
+from .errors import RulesError
 from .infer import Particles
-from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK, MAX_GAME_WORK, MAX_LOG_MESSAGES
+from .ismctsspec import DEEP, DEFAULT_ITERATIONS, FLAT, GUARD, UCT_C
+from .ismctsspec import parse_spec as parse_spec  # re-exported: tests name it here
+from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK, MAX_GAME_WORK
+from .lookahead import adopted as _adopted
+from .lookahead import look as _look
 from .runtime import LIMIT, WORK, OutOfWork
 
-DEFAULT_ITERATIONS = 1000
-MAX_ITERATIONS = 1_000_000
-MAX_MS = 600_000
 ROLLOUT_DEPTH = ISMCTS_PLAYOUT  # decisions a playout may take before it is judged as it is
-UCT_C = 0.7  # exploration constant for rewards in [0, 1]
-POLICIES = ("random", "greedy")
 GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few steps)
 GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_step)
 # moves a greedy step of the others' replies to the seat's move judges at most: every one in
@@ -78,63 +77,6 @@ GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy
 # that ends the round after the others' last turn looked safe: docs/agents.md)
 GREEDY_REPLY = 32
 GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
-GUARD = 1.0  # standard errors by which the search must beat the policy's move to overrule it
-DEEP = False  # the tree holds the seat's later moves too (see ISMCTSAgent.deep)
-FLAT = True  # the tree holds the seat's first move only (see ISMCTSAgent.flat)
-
-
-def parse_spec(spec: str) -> dict[str, Any]:
-    """``ismcts``, ``ismcts:1000`` (iterations), ``ismcts:200ms`` (CPU milliseconds per
-    decision), each optionally followed by ``:greedy`` or ``:random`` (the playout policy),
-    ``:tree`` (the other seats' moves searched too, not played by the policy), ``:c=1.2``
-    (the UCB constant), ``:place`` (results by places, not by scaled heuristic differences),
-    ``:uniform`` (samples deal every unseen card anew, the cards seen going into hidden
-    places too), ``:infer`` (samples drawn from worlds weighted by how likely the others'
-    moves were in them, infer.py) and ``:move``/``:turn``/``:deep`` (the tree holds the
-    seat's first move only, the default; or stops where another seat moves; or neither):
-    the agent's settings, or a usage error."""
-    parts = spec.strip().lower().split(":")
-    if parts[0] != "ismcts":
-        raise UsageError(f"not an ismcts agent: '{spec}'")
-    out: dict[str, Any] = {"iterations": DEFAULT_ITERATIONS, "ms": None, "rollout": "greedy",
-                           "c": UCT_C, "opponents": "policy", "value": "scaled", "known": True,
-                           "deep": DEEP, "guard": GUARD, "infer": False, "flat": FLAT}
-    for p in parts[1:]:
-        if p in POLICIES:
-            out["rollout"] = p
-        elif p == "tree":
-            out["opponents"] = "tree"
-        elif p == "place":
-            out["value"] = "place"
-        elif p == "uniform":
-            out["known"] = False
-        elif p == "infer":
-            out["infer"] = True
-        elif p in ("turn", "deep", "move"):
-            out["deep"] = p == "deep"
-            out["flat"] = p == "move"
-        elif p.startswith(("guard=", "c=")):
-            key, _, text = p.partition("=")
-            try:
-                x = float(text)
-            except ValueError:
-                x = -1.0
-            if not 0 <= x <= 100:
-                raise UsageError(f"ismcts: {key}= takes a number from 0 to 100, not '{text}'")
-            out[key] = x
-        elif p.endswith("ms") and p[:-2].isdigit() and 1 <= int(p[:-2]) <= MAX_MS:
-            out["ms"], out["iterations"] = int(p[:-2]), None
-        elif p.isdigit() and 1 <= int(p) <= MAX_ITERATIONS:
-            out["iterations"] = int(p)
-        else:
-            raise UsageError(
-                f"ismcts: '{p}' is not a budget or a setting; write ismcts:ITERATIONS "
-                f"(1 to {MAX_ITERATIONS:,}), ismcts:MSms (1 to {MAX_MS:,}), then optionally "
-                f":greedy or :random (the playouts), :tree (search the other seats' moves "
-                f"too), :c=NUMBER (exploration), :guard=NUMBER, :place, :uniform, :infer, "
-                f":move, :turn or :deep "
-                f"(docs/agents.md)")
-    return out
 
 
 class _Edge:
@@ -508,40 +450,3 @@ class ISMCTSAgent:
             tied = sum(1 for q in seats if q != p and abs(scores[q] - scores[p]) <= 1e-9)
             out[p] = (below + 0.5 * tied) / (len(seats) - 1)
         return out, None
-
-
-def _look(world: Any, i: int) -> tuple[Any, int]:
-    """The world after its move ``i``, on a clone sharing its generator (the look-ahead's draws
-    are the world's, as they always were), and the work of that step, or -1 if it drew from
-    the generator. A draw is seen by marking the clone's generator shared: its first draw
-    then copies it (``State.rng``); the copy's draws are made the world's generator's."""
-    s = world.clone(share_rng=True)
-    r, shared = s._rng, s._rng_shared
-    s._rng_shared = True
-    before = s.work_done
-    try:
-        s.apply_index(i)
-    finally:
-        drew = s._rng is not r
-        if drew and not shared:  # as if drawn from the world's generator itself
-            r.setstate(s._rng.getstate())
-        s._rng, s._rng_shared = r, shared
-    world.work_done = s.work_done  # the look-ahead's work is the playout's
-    return s, -1 if drew else s.work_done - before
-
-
-def _adopted(world: Any, s: Any, step: int) -> Any:
-    """``s``, a clone of ``world`` on which one move was played, made the state ``world``
-    would be had that move been played on it now (``step``: its work): the messages and
-    round results, which a clone starts without, go on from the world's. (``world`` is
-    dropped; a state whose ``__dict__`` was swapped instead ran its attribute reads slower.)"""
-    msgs = world.messages
-    for m in s.messages:  # as log_message keeps them
-        msgs.append(m)
-        if len(msgs) > 2 * MAX_LOG_MESSAGES:
-            del msgs[:-MAX_LOG_MESSAGES]
-    s.messages = msgs
-    world.round_results.extend(s.round_results)
-    s.round_results = world.round_results
-    s.work_done = world.work_done + step
-    return s

@@ -10,7 +10,7 @@ body (the tail) reads no parameter of the function, reads nothing of the game (`
 loops two deep (``_loops``: worth remembering) and reads one ``let`` name, the tail becomes
 a function of its own, ``NAME@let``, of that name, with no call of its own charged: the
 function then calls it with the values bound. ``functions.memoize_pure`` remembers it when
-everything it calls is pure, keyed by lists of lists too (``codegen.memo``'s ``deep``), the
+everything it calls is pure, keyed by lists of lists too (``memo.memo``'s ``deep``), the
 key's items charged as every memo key is. Errors inside it are the function's own (its span,
 its name). The tail is not in the call graph: the function keeps the tail's calls as its own,
 so recursion and purity are judged on the function as written.

@@ -1,5 +1,6 @@
-"""Bit-number tables of the meld finders (melds.py): those ``runs`` reads the places a hand
-holds from, as bits of one number, and whether a stretch's cards are in order already.
+"""Bit-number tables of the meld finders (melds.py, meldruns.py): those ``runs`` reads the
+places a hand holds from, as bits of one number, and whether a stretch's cards are in order
+already.
 """
 
 from __future__ import annotations

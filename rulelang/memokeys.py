@@ -1,4 +1,4 @@
-"""Two kinds of memo key that ``codegen.memo`` writes into its wrapper: deep keys (lists of
+"""Two kinds of memo key that ``memo.memo`` writes into its wrapper: deep keys (lists of
 lists, for a function's tail remembered by its ``let`` values: lettail.py) and a list that an
 order-free key cannot sort, keyed in its order instead of not at all; and the wrapper of a memo
 paused for good (``paused_wrapper``).
@@ -39,7 +39,7 @@ def exact_fallback(head: list[str], params: list[str], items: list[str], args: s
 
 
 def paused_wrapper(k: int, size: str, args: str, key_items: int) -> str:
-    """The source of ``codegen.memo``'s wrapper for a memo paused for good (``cheap``): what
+    """The source of ``memo.memo``'s wrapper for a memo paused for good (``cheap``): what
     its paused path does and nothing else, the key's ``size`` items charged (none past
     ``key_items``, where no key would be built) and the function called: no key, no count of
     the calls left, a few steps a call instead of a dozen."""

@@ -11,7 +11,7 @@ rules text takes one unit from ``WORK[0]``. The engine gives each step a fresh a
 state's ``max_work``, ``MAX_WORK`` unless a caller lowers it: a bot's look-ahead does,
 ``agents``) and adds what the step used to the state's own count, so a state's accounting
 depends only on its own steps (memoised results charge what they cost when they were computed:
-see ``codegen.memo``).
+see ``memo.memo``).
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ class Scope:
         # over players or seats): indexing a zone or counter by them needs no check
         self.sure: set[int] = set()
         # slots of parameters that read a value fixed while the expression runs in their
-        # place, its source instead of the slot (``ALIASED``; Calls._inline)
+        # place, its source instead of the slot (``ALIASED``; UserCalls._inline)
         self.alias: dict[int, str] = {}
         self.in_action = in_action
         self.house = house  # an action of a house phase, which has no seat as ``me``

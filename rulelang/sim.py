@@ -3,8 +3,9 @@
 Game ``i`` of a run is seeded from (seed, i) alone and its agents from (seed, i, seat), and the
 games' records are added up in a ``Tally`` of counts and multisets that merges exactly (no
 running sums of floats), so the statistics depend only on the seed and the arguments, never on
-the number of workers. A worker sends back its chunk's tally, not every game's record. Only keys
-containing ``sec`` hold timings.
+the number of workers. A worker sends back its chunk's tally, not every game's record (the local
+worker processes are ``workers.py``'s, Ray's ``distributed.py``'s). Only keys containing ``sec``
+hold timings.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .metrics import wilson
 from .replay import log_line, outcome
 from .seeds import game_seed  # also read as sim.game_seed by callers
 from .simio import game_record, numeric_counters
+from .workers import local_answers
 
 
 def play_one(game: Any, players: int, agents: list[str], seed: int, i: int,
@@ -231,12 +233,6 @@ def chunks(games: int, workers: int) -> list[tuple[int, int]]:
 _GAMES: dict[str, Any] = {}  # compiled games by run key: inherited by forked workers
 
 
-def _ignore_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _key(path: str, options: dict[str, Any], files: list[str] | None = None) -> str:
     """A compiled game's key in ``_GAMES``: on a Ray worker, the files' SHA-256 too, so that a
     worker kept from an earlier run never plays an older copy of a file."""
@@ -261,107 +257,6 @@ def _worker(args: tuple, compile_game: Callable[..., Any] | None = None
                         extra.get("limits"), lambda i, m, o: logs.append((i, m, o)),
                         bot_work=extra.get("bot_work"), records=extra.get("records", False))
     return tally, logs
-
-
-def _serve(conn: Any) -> None:
-    """A worker process: play each chunk the parent sends, answer with its tally (or the
-    error that stopped it), until told to stop or the parent is gone."""
-    # Ctrl-C is the parent's to handle (a clean message, exit 130): workers ignore it rather
-    # than each printing its own traceback
-    _ignore_sigint()
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        if job is None:
-            return
-        try:
-            answer: tuple[str, Any] = ("ok", _worker(job))
-        except Exception as e:  # the parent raises it, as if the games ran in it
-            answer = ("error", e)
-        try:
-            conn.send(answer)
-        except Exception:  # an error that cannot be sent (not picklable): its words
-            conn.send(("error", RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
-
-
-def _in_workers(jobs: list[tuple], workers: int) -> Iterator[tuple[Tally, list]]:
-    """What ``_worker`` returns for each job, in the jobs' order, the jobs played by
-    ``workers`` processes. A worker that dies (killed by the system when memory runs out, or
-    by a user) ends the run with an error naming its games: a pool that quietly replaced it
-    left its chunk unanswered and the run waiting for ever."""
-    import multiprocessing as mp
-    from multiprocessing.connection import wait
-
-    ctx = mp.get_context("fork")
-    procs: list[tuple[Any, Any]] = []
-    try:
-        for _ in range(min(workers, len(jobs))):
-            mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(theirs,), daemon=True)
-            proc.start()
-            theirs.close()
-            procs.append((proc, mine))
-        running: dict[Any, tuple[Any, int]] = {}  # connection -> (process, job)
-        sent = 0
-        answers: dict[int, Any] = {}
-        failed = False  # a job failed: no more are given out
-
-        def died(proc: Any, j: int) -> RuntimeRulesError:
-            proc.join(5)
-            code = proc.exitcode
-            how = (f"killed by signal {-code}" if code is not None and code < 0
-                   else f"exit status {code}")
-            return RuntimeRulesError(
-                f"a worker process died ({how}: out of memory?) while playing games "
-                f"{jobs[j][5]} to {jobs[j][6] - 1} of the run; --workers 1 plays them in this "
-                "process")
-
-        def give(proc: Any, conn: Any) -> None:
-            nonlocal sent
-            if sent < len(jobs):
-                try:
-                    conn.send(jobs[sent])
-                except OSError:
-                    raise died(proc, sent) from None
-                running[conn] = (proc, sent)
-                sent += 1
-
-        for proc, conn in procs:
-            give(proc, conn)
-        for k in range(len(jobs)):
-            while k not in answers:
-                wait([*running, *(proc.sentinel for proc, _j in running.values())])
-                for conn, (proc, j) in list(running.items()):
-                    try:
-                        if not conn.poll():
-                            if proc.is_alive():
-                                continue
-                            raise EOFError
-                        answer = conn.recv()
-                    except (EOFError, OSError):  # its end of the pipe closed: it is gone
-                        raise died(proc, j) from None
-                    del running[conn]
-                    # an error is raised in its turn, after every earlier job's answer: which
-                    # game's error a run reports never depends on which worker was faster
-                    answers[j] = answer[1]
-                    if answer[0] == "error":
-                        failed = True
-                    elif not failed:
-                        give(proc, conn)
-            got = answers.pop(k)
-            if isinstance(got, BaseException):
-                raise got
-            yield got
-        for _proc, conn in procs:
-            conn.send(None)
-    finally:
-        for proc, conn in procs:
-            if proc.is_alive():
-                proc.terminate()
-            proc.join(5)
-            conn.close()
 
 
 def run(path: str, options: dict[str, Any], players: int, games: int, agents: list[str],
@@ -431,7 +326,7 @@ def _answers(game: Any, path: str, options: dict[str, Any], players: int, agents
                 for lo, hi in chunks(games, n)]
 
     if backend != "ray":
-        with closing(_in_workers(jobs(workers, path, {}), workers)) as answers:
+        with closing(local_answers(jobs(workers, path, {}), workers, _worker)) as answers:
             yield answers
         return
     from .distributed import ray_answers

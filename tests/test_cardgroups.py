@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import rulelang
-from rulelang import compile as compile_mod
+from rulelang import comprehensions
 from rulelang.errors import RulesError
 from rulelang.runtime import WORK
 
@@ -41,7 +41,7 @@ def _games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
     path = tmp_path / "g.yaml"
     path.write_text(GAME, encoding="utf-8")
     fast = rulelang.load(str(path))
-    monkeypatch.setattr(compile_mod, "grouping", lambda n: None)
+    monkeypatch.setattr(comprehensions, "grouping", lambda n: None)
     path = tmp_path / "h.yaml"  # (another file: nothing remembered from the first load)
     path.write_text(GAME + "# written out\n", encoding="utf-8")
     return fast, rulelang.load(str(path))
@@ -93,7 +93,7 @@ def test_sums_by_an_attribute_are_the_loops_written_out(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "g.yaml").write_text(SUMS, encoding="utf-8")
     fast = rulelang.load(str(tmp_path / "g.yaml"))
-    monkeypatch.setattr(compile_mod, "card_sums_call", lambda *a: None)
+    monkeypatch.setattr(comprehensions, "card_sums_call", lambda *a: None)
     (tmp_path / "h.yaml").write_text(SUMS + "# written out\n", encoding="utf-8")
     slow = rulelang.load(str(tmp_path / "h.yaml"))
     # (not ords: its untyped list's c.order is charged by nested() as written)
@@ -116,7 +116,7 @@ def test_sums_packed_in_one_number_are_the_loops_written_out(
                       "suits)\n  ords2(p)")
     (tmp_path / "g.yaml").write_text(game, encoding="utf-8")
     fast = rulelang.load(str(tmp_path / "g.yaml"))
-    monkeypatch.setattr(compile_mod, "card_sums_call", lambda *a: None)
+    monkeypatch.setattr(comprehensions, "card_sums_call", lambda *a: None)
     (tmp_path / "h.yaml").write_text(game + "# written out\n", encoding="utf-8")
     slow = rulelang.load(str(tmp_path / "h.yaml"))
     dump = fast.generated.dump()

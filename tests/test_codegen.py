@@ -157,7 +157,8 @@ def test_calls_of_functions_count_against_the_work_limit(
 
 
 def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:
-    from rulelang import codegen, limits
+    from rulelang import limits
+    from rulelang.memo import memo
 
     calls = []
 
@@ -168,7 +169,7 @@ def test_the_memo_keeps_small_keys_and_bounds_its_size() -> None:
     from rulelang.runtime import WORK
 
     WORK[0] = 10**9
-    m = codegen.memo(inner, 1, (True,))
+    m = memo(inner, 1, (True,))
     cache = m.memo["cache"]
     assert m(None, [3, 1, 2]) == 3 and m(None, [1, 2, 3]) == 3  # one order-free key
     assert len(calls) == 1 and len(cache) == 1
@@ -184,7 +185,7 @@ def test_an_order_free_list_of_texts_is_keyed_and_one_of_lists_is_not() -> None:
     """An order-free list of texts (wild ranks) is part of the key (in its order: texts are
     not summed, memokeys.exact_fallback); a list holding lists (which sorting would compare
     item by item) is never keyed."""
-    from rulelang import codegen
+    from rulelang.memo import memo
     from rulelang.runtime import WORK
 
     calls = []
@@ -196,8 +197,8 @@ def test_an_order_free_list_of_texts_is_keyed_and_one_of_lists_is_not() -> None:
     WORK[0] = 10**9
     for free in ((False, True), (True,)):
         calls.clear()
-        m = codegen.memo(inner, 2, free) if len(free) == 2 else \
-            codegen.memo(lambda S, w: inner(S, [], w), 1, free)
+        m = memo(inner, 2, free) if len(free) == 2 else \
+            memo(lambda S, w: inner(S, [], w), 1, free)
         args: tuple = ([1, 2], ["2", "A"]) if len(free) == 2 else (["2", "A"],)
         again = args[:-1] + (["A", "2"],)
         assert m(None, *args) == m(None, *args) and len(calls) == 1
@@ -210,7 +211,8 @@ def test_an_order_free_list_of_texts_is_keyed_and_one_of_lists_is_not() -> None:
 def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
     """A memo whose results are not asked for again (a function of a hand that changes at
     every turn) stops keeping them: the answers, and the work they charge, stay the same."""
-    from rulelang import codegen, limits
+    from rulelang import limits
+    from rulelang.memo import memo
     from rulelang.runtime import WORK
 
     calls = []
@@ -220,7 +222,7 @@ def test_a_memo_that_is_never_asked_again_is_dropped_for_a_while() -> None:
         WORK[0] -= 3
         return x * 2
 
-    m = codegen.memo(inner, 1, (False,))
+    m = memo(inner, 1, (False,))
     cache, seen = m.memo["cache"], m.memo["seen"]
     WORK[0] = 10**9
     for i in range(limits.MEMO_PROBE):  # every call a new argument: no hits

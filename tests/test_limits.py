@@ -607,9 +607,9 @@ def test_aliases_of_plain_values_count(tmp_path: Path) -> None:
 def test_the_memo_is_bounded_by_what_it_holds(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     # results of 199,000 items were kept across games (5.8 GB)
-    from rulelang import codegen
+    from rulelang import memo
 
-    monkeypatch.setattr(codegen, "MEMO_ITEMS", 20_000)
+    monkeypatch.setattr(memo, "MEMO_ITEMS", 20_000)
     s = start_with(tmp_path, '"junk = count(range(200), i -> size(big(i)) > 0) + '
                              'count(range(5), i -> size(huge(i)) > 0)"', max_work=10**7,
                    functions="  big(n): range(n, n + 300)\n"

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulelang.codegen import memo
 from rulelang.errors import Span
 from rulelang.functions import _one_pass
 from rulelang.limits import MAX_WORK
 from rulelang.melds import RUN_PLACE, meld_funcs
+from rulelang.memo import memo
 from rulelang.parse import parse
 from rulelang.runtime import LIMIT, WORK
 from rulelang.scope import UserFn
