@@ -48,13 +48,18 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
         lines[1:1] = [f"    _was = {lst}[0]", f"    {lst}[0] = {lst}[1] = {lst}[1] + 1"]
     if shared:  # each listing starts with none of them made
         lines.append(f"        {ns.k(shared)}[:] = {ns.k((None,) * len(shared))}")
+    # the actions without arguments before any with: each adds at most one entry, so where
+    # the limit is at least their number none of their checks of it can fail (read once)
+    bare = next((i for i, a in enumerate(actions) if a.args), len(actions))
+    if bare:
+        lines.insert(1, f"    _few = S.max_moves < {bare}")
     own = list(lines)  # the same with each action's frame as locals (framelocals.py)
-    for a in actions:
+    for i, a in enumerate(actions):
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         when = len(spans)
         spans.append(a.when_span)
         lines.append(f"        _a = {when}")
-        check = ["if len(out) > S.max_moves:",
+        check = [f"if {'_few and ' if i < bare else ''}len(out) > S.max_moves:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added

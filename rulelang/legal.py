@@ -51,26 +51,9 @@ class LegalMoves:
         if self._unique:
             entries = self._entries
             if entries is None:
-                if self.status != "play" or self.choice is not None \
-                        or not self.game.moves_distinct:
-                    self._compute_legal()
-                    return len(self._entries or ())
-                # _compute_legal's commonest path, written out: a bot asks this at every
-                # decision (a Python call less; keep the two the same)
-                WORK[0] = LIMIT[0] = self.max_work
-                ph = self.game.phases[self.phase]
-                entries = ph.legal(self)  # type: ignore[misc]
-                if ph.bare:
-                    self._moves = self._moves_of = entries
-                self.work_done += self.max_work - WORK[0]
-                if self.work_done > MAX_GAME_WORK:
-                    self._too_much_work()
-                if not entries:
-                    raise self._no_legal_move()
-                self._entries = entries
-                self._legal = None
-                self._legal_list = None
-            return len(entries)
+                self._compute_legal()
+                entries = self._entries
+            return len(entries)  # type: ignore[arg-type]
         return len(self._distinct())
 
     def _distinct(self) -> list[tuple[ActionDef, tuple]]:
@@ -86,29 +69,32 @@ class LegalMoves:
 
     def _compute_legal(self) -> None:
         """The legal (action, arguments) pairs of the phase, in order; texts come later. The
-        phase's generated function lists them (``flowgen.legal_function``)."""
-        entries: list[tuple[ActionDef, tuple]] = []
-        if self.status == "play":
-            # listing the moves is work of its own, counted to this state
-            WORK[0] = LIMIT[0] = self.max_work
-            if self.choice is not None:  # mid-choice: choice.py
-                entries = self.pick_next()
-            else:
-                ph = self.game.phases[self.phase]
-                entries = ph.legal(self)  # type: ignore[misc]
-                if ph.bare:  # no arguments: the entries are the distinct moves
-                    self._moves = self._moves_of = entries
-            if self._unique and not self.game.moves_distinct:
-                entries = drop_repeats(self, entries)
-            # _count_work, written out: this runs at every decision
-            self.work_done += self.max_work - WORK[0]
-            if self.work_done > MAX_GAME_WORK:
-                self._too_much_work()
-            if not entries:
-                raise self._no_legal_move()
+        phase's generated function lists them (``flowgen.legal_function``). The one listing
+        of the engine: ``num_moves`` (a bot asks it at every decision), ``State.run`` and
+        everything else come here, so it is written for few Python steps."""
+        if self.status != "play":
+            self._entries = []
+            self._legal = self._legal_list = None
+            return
+        # listing the moves is work of its own, counted to this state
+        WORK[0] = LIMIT[0] = mw = self.max_work
+        if self.choice is None:
+            ph = self.game.phases[self.phase]
+            entries = ph.legal(self)  # type: ignore[misc]
+            if ph.bare:  # no arguments: the entries are the distinct moves
+                self._moves = self._moves_of = entries
+        else:  # mid-choice: choice.py
+            entries = self.pick_next()
+        if self._unique and not self.game.moves_distinct:
+            entries = drop_repeats(self, entries)
+        # _count_work, written out: this runs at every decision
+        self.work_done += mw - WORK[0]
+        if self.work_done > MAX_GAME_WORK:
+            self._too_much_work()
+        if not entries:
+            raise self._no_legal_move()
         self._entries = entries
-        self._legal = None
-        self._legal_list = None
+        self._legal = self._legal_list = None
 
     def _no_legal_move(self) -> RuntimeRulesError:
         return RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}': "
