@@ -40,7 +40,10 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
     # that keeps them once made ("" until then; _first_options)
     firsts = [src_of(a.arg_srcs[0], ns)[0] for a in actions if a.args and a.pick is None]
     kept = {raw: "" for raw in firsts if firsts.count(raw) > 1}
-    lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
+    # (each action starts by setting _a: with no shared calls to reset, the first sets it
+    # before anything can fail)
+    lines = ["def _legal(S):", "    out = []", *([] if actions and not shared else ["    _a = 0"]),
+             "    try:"]
     # a game whose functions keep parts for a listing (listheld.py): a number for each
     numbered = any(v is LISTING for v in ns.ns.values())
     if numbered:

@@ -20,6 +20,19 @@ from .movetext import canon_move
 from .runtime import LIMIT, WORK
 
 
+# State._listing: what a listing does besides the phase's generated function (fixed for a
+# game): nothing (one pack, no action whose options may repeat a move), drop the repeats
+# (movekeys.drop_repeats), or keep the entries of a phase without arguments as its distinct
+# moves for ``_distinct`` (several packs: entries are told apart by their keys)
+DISTINCT, REPEATS, PACKS = 0, 1, 2
+
+
+def listing_kind(unique: bool, moves_distinct: bool) -> int:
+    """``State._listing`` for a state whose entries are ``unique`` (one pack, every face
+    once) in a game whose moves are all ``moves_distinct``."""
+    return PACKS if not unique else DISTINCT if moves_distinct else REPEATS
+
+
 class LegalMoves:
     """The legal moves of a state (a mixin of ``engine.State``, which sets these up)."""
 
@@ -28,6 +41,7 @@ class LegalMoves:
     phase: str
     actor: int | None
     _unique: bool
+    _listing: int
     max_work: int
     _entries: list[tuple[ActionDef, tuple]] | None
     _legal: dict[str, tuple[ActionDef, tuple]] | None
@@ -81,12 +95,15 @@ class LegalMoves:
         if self.choice is None:
             ph = self.game.phases[self.phase]
             entries = ph.legal(self)  # type: ignore[misc]
-            if ph.bare:  # no arguments: the entries are the distinct moves
-                self._moves = self._moves_of = entries
+            if self._listing:
+                if self._listing == REPEATS:
+                    entries = drop_repeats(self, entries)
+                elif ph.bare:  # no arguments: the entries are the distinct moves (_distinct)
+                    self._moves = self._moves_of = entries
         else:  # mid-choice: choice.py
             entries = self.pick_next()
-        if self._unique and not self.game.moves_distinct:
-            entries = drop_repeats(self, entries)
+            if self._listing == REPEATS:
+                entries = drop_repeats(self, entries)
         # _count_work, written out: this runs at every decision
         self.work_done += mw - WORK[0]
         if self.work_done > MAX_GAME_WORK:
