@@ -19,7 +19,6 @@ from .movekeys import distinct_entries, drop_repeats
 from .movetext import canon_move
 from .runtime import LIMIT, WORK
 
-
 # State._listing: what a listing does besides the phase's generated function (fixed for a
 # game): nothing (one pack, no action whose options may repeat a move), drop the repeats
 # (movekeys.drop_repeats), or keep the entries of a phase without arguments as its distinct
