@@ -32,8 +32,7 @@ def begin_function(ns: Namespace, game: Any) -> Any:
         lines.append("    S.turn = S.dealer")
     else:  # as _start_round: a seat, or what seat_value makes of it (or its error)
         lines += [f"    t = {ns.k(u.call)}(S)",
-                  "    S.turn = t if type(t) is int and 0 <= t < S.n else "
-                  f"{ns.k(seat_value)}(S, t, {ns.k(u)}, 'round.first')"]
+                  f"    S.turn = t if type(t) is int and 0 <= t < S.n else {ns.k(_seat(u))}(S, t)"]
     fixed = game.first_phase_fn is None
     if fixed:
         ph = game.phases.get(game.first_phase)
@@ -51,6 +50,13 @@ def begin_function(ns: Namespace, game: Any) -> Any:
         lines.append(f"    return {ns.k(enter_functions(ns, game))}[S.phase](S, False, None, "
                      "None)")
     return _Lazy(ns.define_later("_begin", lines, None), _put(game))
+
+
+def _seat(u: Any) -> Any:
+    """``seat(S, v)``: ``seat_value`` of what ``round.first`` (the unit ``u``) gave."""
+    def seat(S: Any, v: Any) -> int:
+        return seat_value(S, v, u, "round.first")
+    return seat
 
 
 def _put(game: Any) -> Any:
