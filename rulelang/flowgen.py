@@ -52,17 +52,17 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
     if shared:  # each listing starts with none of them made
         lines.append(f"        {ns.k(shared)}[:] = {ns.k((None,) * len(shared))}")
     # the actions without arguments before any with: each adds at most one entry, so where
-    # the limit is at least their number none of their checks of it can fail (read once)
+    # the limit is at least their number none of their checks of it can fail (the limit is
+    # read once: nothing changes it while a listing runs)
     bare = next((i for i, a in enumerate(actions) if a.args), len(actions))
-    if bare:
-        lines.insert(1, f"    _few = S.max_moves < {bare}")
+    lines[1:1] = ["    _mm = S.max_moves", *([f"    _few = _mm < {bare}"] if bare else [])]
     own = list(lines)  # the same with each action's frame as locals (framelocals.py)
     for i, a in enumerate(actions):
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         when = len(spans)
         spans.append(a.when_span)
         lines.append(f"        _a = {when}")
-        check = [f"if {'_few and ' if i < bare else ''}len(out) > S.max_moves:",
+        check = [f"if {'_few and ' if i < bare else ''}len(out) > _mm:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added

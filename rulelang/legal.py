@@ -60,13 +60,39 @@ class LegalMoves:
         return list(self._legal_list or [])
 
     def num_moves(self) -> int:
-        """How many legal moves there are (the length of ``legal_moves()``), cheaply."""
-        if self._unique:
-            entries = self._entries
-            if entries is None:
-                self._compute_legal()
-                entries = self._entries
-            return len(entries)  # type: ignore[arg-type]
+        """How many legal moves there are (the length of ``legal_moves()``), cheaply. The
+        engine's one listing of the legal entries, listed here when first asked for: a bot
+        asks this at every decision, and ``_compute_legal`` (everything else) comes here."""
+        entries = self._entries
+        if entries is None:
+            if self.status != "play":
+                entries = self._entries = []
+                self._legal = self._legal_list = None
+                return 0
+            # listing the moves is work of its own, counted to this state
+            WORK[0] = LIMIT[0] = mw = self.max_work
+            if self.choice is None:
+                ph = self.game.phases[self.phase]
+                entries = ph.legal(self)  # type: ignore[misc]
+                if self._listing:
+                    if self._listing == REPEATS:
+                        entries = drop_repeats(self, entries)
+                    elif ph.bare:  # no arguments: the entries are the distinct moves
+                        self._moves = self._moves_of = entries
+            else:  # mid-choice: choice.py
+                entries = self.pick_next()
+                if self._listing == REPEATS:
+                    entries = drop_repeats(self, entries)
+            # _count_work, written out: this runs at every decision
+            self.work_done += mw - WORK[0]
+            if self.work_done > MAX_GAME_WORK:
+                self._too_much_work()
+            if not entries:
+                raise self._no_legal_move()
+            self._entries = entries
+            self._legal = self._legal_list = None
+        if self._listing != PACKS:
+            return len(entries)
         return len(self._distinct())
 
     def _distinct(self) -> list[tuple[ActionDef, tuple]]:
@@ -81,36 +107,11 @@ class LegalMoves:
         return self._moves
 
     def _compute_legal(self) -> None:
-        """The legal (action, arguments) pairs of the phase, in order; texts come later. The
-        phase's generated function lists them (``flowgen.legal_function``). The one listing
-        of the engine: ``num_moves`` (a bot asks it at every decision), ``State.run`` and
-        everything else come here, so it is written for few Python steps."""
-        if self.status != "play":
-            self._entries = []
-            self._legal = self._legal_list = None
-            return
-        # listing the moves is work of its own, counted to this state
-        WORK[0] = LIMIT[0] = mw = self.max_work
-        if self.choice is None:
-            ph = self.game.phases[self.phase]
-            entries = ph.legal(self)  # type: ignore[misc]
-            if self._listing:
-                if self._listing == REPEATS:
-                    entries = drop_repeats(self, entries)
-                elif ph.bare:  # no arguments: the entries are the distinct moves (_distinct)
-                    self._moves = self._moves_of = entries
-        else:  # mid-choice: choice.py
-            entries = self.pick_next()
-            if self._listing == REPEATS:
-                entries = drop_repeats(self, entries)
-        # _count_work, written out: this runs at every decision
-        self.work_done += mw - WORK[0]
-        if self.work_done > MAX_GAME_WORK:
-            self._too_much_work()
-        if not entries:
-            raise self._no_legal_move()
-        self._entries = entries
-        self._legal = self._legal_list = None
+        """The legal (action, arguments) pairs of the phase, in order (``_entries``; texts
+        come later), where none are listed yet: ``num_moves``' listing (with several packs it
+        tells the moves apart too, as the count asks). The phase's generated function lists
+        them (``flowgen.legal_function``)."""
+        self.num_moves()
 
     def _no_legal_move(self) -> RuntimeRulesError:
         return RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}': "
