@@ -67,7 +67,6 @@ class LegalMoves:
         if entries is None:
             if self.status != "play":
                 entries = self._entries = []
-                self._legal = self._legal_list = None
                 return 0
             # listing the moves is work of its own, counted to this state
             WORK[0] = LIMIT[0] = mw = self.max_work
@@ -89,8 +88,8 @@ class LegalMoves:
                 self._too_much_work()
             if not entries:
                 raise self._no_legal_move()
+            # (_legal and _legal_list are None already: whatever drops the entries drops them)
             self._entries = entries
-            self._legal = self._legal_list = None
         if self._listing != PACKS:
             return len(entries)
         return len(self._distinct())
