@@ -39,6 +39,7 @@ from .movetext import canon_move
 from .options import resolve_options
 from .parse import parse
 from .recursion import recursion_errors
+from .roundgen import begin_function
 from .rules import SIG, Loaded, as_str, func_name
 from .scope import Scope, Symbols, join_src
 from .structured import start_shapes, yaml_start
@@ -380,6 +381,7 @@ class Builder:
                 for a in ph.actions:
                     a.step = step_function(c.cg, game, a)
                     a.act = act_function(c.cg, game, a)
+            game.round_begin = begin_function(c.cg, game)
         for given, types in ((c.global_types, game.global_types),
                              (c.counter_types, game.counter_types)):
             for k, v in given.items():

@@ -18,7 +18,7 @@ from typing import Any
 from . import nodes as N
 from .errors import RuntimeRulesError
 from .groups import Group
-from .limits import MAX_COLLECTION
+from .limits import MAX_COLLECTION, MEMO_KEY_ITEMS
 from .runtime import WORK, out_of_work
 from .scope import CARD_ATTRS, elem_of, flat_table
 from .walks import nested
@@ -254,3 +254,29 @@ def card_sums_call(cp: Any, n: N.Comprehension, sc: Any) -> Any:
         return out
 
     return sums
+
+
+def sums_in_place(ns: Any, packed: str, most: int, k: int, outer: str, inner: str,
+                  pick: str) -> tuple[list[str], list[str]]:
+    """For a rules function whose body is ``max``/``min`` of ``card_sums`` of its argument
+    (packed): its fast path written into it (``functions.install``), the same result, charges
+    and places of running out of work; anything else falls to the body as compiled. Two
+    parts: the first, before ``functions._key_charge``'s lines, takes that charge and the
+    sums' in one subtraction where the allowance covers both (then neither could run out:
+    the same count is left); else the second, after them, charges the sums where they did."""
+    test = (f"    if type(a0) is list and len(a0) <= {most} and "
+            f"{ns.k(frozenset({int}))}.issuperset({ns.k(map)}(type, a0)):")
+    tot = ["        try:",
+           f"            _tot = {ns.k(sum)}({ns.k(map)}({packed}.__getitem__, a0))",
+           f"        except {ns.k(KeyError)}:", "            _tot = -1", "        if _tot >= 0:"]
+    done = f"return {pick}(_tot.to_bytes({k}, 'little'))"
+    # the key's charge (its items, then the call's unit) and the sums' (k, and k an item),
+    # where the key is the whole list (no more items than a key keeps)
+    first = [] if most > MEMO_KEY_ITEMS else [
+        test, *tot, f"            _left = WORK[0] - {k + 1} * len(a0) - {k + 1}",
+        "            if _left >= 0:", "                WORK[0] = _left", f"                {done}"]
+    return first, [
+        test, *tot, f"            _keyn = {k} * len(a0)",
+        f"            _left = WORK[0] = WORK[0] - {k} - _keyn", "            if _left < 0:",
+        f"                _out_of_work({outer} if _left + _keyn < 0 else {inner})",
+        f"            {done}"]

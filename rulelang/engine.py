@@ -22,7 +22,7 @@ from . import house, illegal, views
 from .choice import Choices
 from .errors import IllegalMove, RuntimeRulesError, UsageError
 from .game import VIS_CODE, ActionDef, Game
-from .legal import LegalMoves
+from .legal import LegalMoves, listing_kind
 from .limits import MAX_GAME_STEPS, MAX_GAME_WORK, MAX_MOVES, MAX_ROUND_STEPS, MAX_ROUNDS, MAX_WORK
 from .movetext import MoveTexts, any_order, canon_move, cards_in, one_by_one
 from .rounds import Rounds
@@ -123,6 +123,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds, StepLoop):
         # options may repeat a move are made so: movekeys.drop_repeats), so bots that count
         # moves need no texts at all
         self._unique = game.copies == 1 and game.deck.faces_unique
+        self._listing = listing_kind(self._unique, game.moves_distinct)
         self._moves: list[tuple[ActionDef, tuple]] = []
         self._moves_of: Any = None  # the entries list that _moves was made from
         self._deal_override = deal

@@ -40,7 +40,10 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
     # that keeps them once made ("" until then; _first_options)
     firsts = [src_of(a.arg_srcs[0], ns)[0] for a in actions if a.args and a.pick is None]
     kept = {raw: "" for raw in firsts if firsts.count(raw) > 1}
-    lines = ["def _legal(S):", "    out = []", "    _a = 0", "    try:"]
+    # (each action starts by setting _a: with no shared calls to reset, the first sets it
+    # before anything can fail)
+    lines = ["def _legal(S):", "    out = []", *([] if actions and not shared else ["    _a = 0"]),
+             "    try:"]
     # a game whose functions keep parts for a listing (listheld.py): a number for each
     numbered = any(v is LISTING for v in ns.ns.values())
     if numbered:
@@ -48,13 +51,18 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
         lines[1:1] = [f"    _was = {lst}[0]", f"    {lst}[0] = {lst}[1] = {lst}[1] + 1"]
     if shared:  # each listing starts with none of them made
         lines.append(f"        {ns.k(shared)}[:] = {ns.k((None,) * len(shared))}")
+    # the actions without arguments before any with: each adds at most one entry, so where
+    # the limit is at least their number none of their checks of it can fail (the limit is
+    # read once: nothing changes it while a listing runs)
+    bare = next((i for i, a in enumerate(actions) if a.args), len(actions))
+    lines[1:1] = ["    _mm = S.max_moves", *([f"    _few = _mm < {bare}"] if bare else [])]
     own = list(lines)  # the same with each action's frame as locals (framelocals.py)
-    for a in actions:
+    for i, a in enumerate(actions):
         frame = f"[None] * {a.nslots}" if a.nslots else ns.k(NO_FRAME)
         when = len(spans)
         spans.append(a.when_span)
         lines.append(f"        _a = {when}")
-        check = ["if len(out) > S.max_moves:",
+        check = [f"if {'_few and ' if i < bare else ''}len(out) > _mm:",
                  f"    raise RuntimeRulesError(f'more than {{S.max_moves}}' + "
                  f"{ns.k(' legal moves in phase ' + repr(a.phase))}, {ns.k(a.span)})"]
         if not a.args:  # at most one entry: the limit can only be passed when it is added

@@ -13,6 +13,7 @@ from typing import Any
 
 from . import nodes as N
 from .builtins import BUILTINS
+from .cardgroups import sums_in_place
 from .codegen import Namespace, Src, fn_of, frame_only_indexed
 from .errors import RulesError, Span
 from .framelocals import frame_locals, init_line, try_define
@@ -41,7 +42,8 @@ def install(uf: UserFn, fn: Any, ns: Namespace, charge: bool = True,
         charge = _key_charge(ns, span)  # (then Src bodies below charge it; memoize_pure)
         inline = getattr(fn, "sums", None) if isinstance(fn, Src) else None
         if inline is not None and inline[0] == "inline" and inline[1][0] == "F[0]":
-            charge += _sums_in_place(ns, *inline[1][1:])
+            first, then = sums_in_place(ns, *inline[1][1:])
+            charge = first + charge + then
     # generated code runs on a frame that starts with the arguments
     params = [f"a{i}" for i in range(k)]
     frame = "[" + ", ".join(params + ["None"] * (n - k)) + "]"
@@ -106,22 +108,6 @@ def _key_charge(ns: Namespace, span: Span) -> list[str]:
             "        _keyn = 1", "    _left = WORK[0] - _keyn - 1", "    if _left < 0:",
             f"        _out_of_work(None if _left + 1 < 0 else {ns.k(span)})",
             "    WORK[0] = _left"]
-
-
-def _sums_in_place(ns: Namespace, packed: str, most: int, k: int, outer: str, inner: str,
-                   pick: str) -> list[str]:
-    """For a function whose body is ``max``/``min`` of sums by groups of its argument's cards
-    (``cardgroups.card_sums``, packed): its fast path written into it, the same result,
-    charges and places of running out of work; anything else falls to the body as compiled."""
-    return [f"    if type(a0) is list and len(a0) <= {most} and "
-            f"{ns.k(frozenset({int}))}.issuperset({ns.k(map)}(type, a0)):",
-            "        try:",
-            f"            _tot = {ns.k(sum)}({ns.k(map)}({packed}.__getitem__, a0))",
-            f"        except {ns.k(KeyError)}:", "            _tot = -1", "        if _tot >= 0:",
-            f"            _keyn = {k} * len(a0)",
-            f"            _left = WORK[0] = WORK[0] - {k} - _keyn", "            if _left < 0:",
-            f"                _out_of_work({outer} if _left + _keyn < 0 else {inner})",
-            f"            return {pick}(_tot.to_bytes({k}, 'little'))"]
 
 
 def _params_local(fn: Src, k: int, frame: str) -> tuple[Src, str | None]:

@@ -236,9 +236,10 @@ def _put_in(table: dict[str, Any], key: str) -> Any:
 _ENTERS = "_enter_functions"
 
 
-def _enter_lines(ns: Namespace, game: Any, ph: Any, act: str) -> list[str]:
-    """``State._enter_phase()`` for phase ``ph`` after a step of the action named ``act``,
-    ending in the ``return`` of whether the round ended."""
+def _enter_lines(ns: Namespace, game: Any, ph: Any, act: str | None) -> list[str]:
+    """``State._enter_phase()`` for phase ``ph`` after a step of the action named ``act``
+    (None: no step, a round's first phase: every trigger is checked), ending in the
+    ``return`` of whether the round ended."""
     lines = [line.format(ns.k(ph.span)) for line in _LIMITS]
     actor = "S.turn" if ph.actor is None else f"{ns.k(ph.actor.call)}(S)"
     lines += [
@@ -249,7 +250,21 @@ def _enter_lines(ns: Namespace, game: Any, ph: Any, act: str) -> list[str]:
     ]
     if ph.enter is not None:  # the phase's enter effects may end the round
         lines += [*_hook(ns, ph.enter), *_ENDED]
-    lines += [
+    if act is None:  # a new deal: check_next is None, every trigger is checked
+        lines += ["    S.check_next = None", f"    if {ns.k(game)}.check_triggers(S):",
+                  "        return True"]
+    else:
+        lines += _after_step(ns, game, act)
+    lines.append("    S.triggers_clean = True")
+    if ph.house:  # played by the rules at once (house.py), which finishes a round it ends
+        lines.append(f"    {ns.k(house.play)}(S)")
+    lines.append("    return False")
+    return lines
+
+
+def _after_step(ns: Namespace, game: Any, act: str) -> list[str]:
+    """The check of the triggers after a step of the action named ``act``."""
+    return [
         # as _enter_phase: the action's own check of the triggers only after a clean step
         "    S.check_next = None",
         "    if ok:",
@@ -262,9 +277,4 @@ def _enter_lines(ns: Namespace, game: Any, ph: Any, act: str) -> list[str]:
         f"    elif {ns.k(game)}.check_triggers(S):",
         "        return True",
         # the legal moves need no resetting: _apply_entry dropped them before the effects ran
-        "    S.triggers_clean = True",
     ]
-    if ph.house:  # played by the rules at once (house.py), which finishes a round it ends
-        lines.append(f"    {ns.k(house.play)}(S)")
-    lines.append("    return False")
-    return lines

@@ -217,6 +217,9 @@ class Game:
     # S -> whether a trigger ended the round (the name is then in S.pending_end); checked after
     # every step, made for every game that compiles
     check_triggers: Fn | None = None
+    # S -> whether the round ended: a round's deal from its start effects to its first phase's
+    # entry, generated as one function (roundgen.py); None: the engine's own path
+    round_begin: Fn | None = None
     # the class of its states (engine.State), set by whoever builds the game: the model itself
     # knows no engine, so that the engine can import it
     state_type: Any = None

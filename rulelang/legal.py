@@ -19,6 +19,18 @@ from .movekeys import distinct_entries, drop_repeats
 from .movetext import canon_move
 from .runtime import LIMIT, WORK
 
+# State._listing: what a listing does besides the phase's generated function (fixed for a
+# game): nothing (one pack, no action whose options may repeat a move), drop the repeats
+# (movekeys.drop_repeats), or keep the entries of a phase without arguments as its distinct
+# moves for ``_distinct`` (several packs: entries are told apart by their keys)
+DISTINCT, REPEATS, PACKS = 0, 1, 2
+
+
+def listing_kind(unique: bool, moves_distinct: bool) -> int:
+    """``State._listing`` for a state whose entries are ``unique`` (one pack, every face
+    once) in a game whose moves are all ``moves_distinct``."""
+    return PACKS if not unique else DISTINCT if moves_distinct else REPEATS
+
 
 class LegalMoves:
     """The legal moves of a state (a mixin of ``engine.State``, which sets these up)."""
@@ -28,6 +40,7 @@ class LegalMoves:
     phase: str
     actor: int | None
     _unique: bool
+    _listing: int
     max_work: int
     _entries: list[tuple[ActionDef, tuple]] | None
     _legal: dict[str, tuple[ActionDef, tuple]] | None
@@ -47,29 +60,37 @@ class LegalMoves:
         return list(self._legal_list or [])
 
     def num_moves(self) -> int:
-        """How many legal moves there are (the length of ``legal_moves()``), cheaply."""
-        if self._unique:
-            entries = self._entries
-            if entries is None:
-                if self.status != "play" or self.choice is not None \
-                        or not self.game.moves_distinct:
-                    self._compute_legal()
-                    return len(self._entries or ())
-                # _compute_legal's commonest path, written out: a bot asks this at every
-                # decision (a Python call less; keep the two the same)
-                WORK[0] = LIMIT[0] = self.max_work
+        """How many legal moves there are (the length of ``legal_moves()``), cheaply. The
+        engine's one listing of the legal entries, listed here when first asked for: a bot
+        asks this at every decision, and ``_compute_legal`` (everything else) comes here."""
+        entries = self._entries
+        if entries is None:
+            if self.status != "play":
+                entries = self._entries = []
+                return 0
+            # listing the moves is work of its own, counted to this state
+            WORK[0] = LIMIT[0] = mw = self.max_work
+            if self.choice is None:
                 ph = self.game.phases[self.phase]
                 entries = ph.legal(self)  # type: ignore[misc]
-                if ph.bare:
-                    self._moves = self._moves_of = entries
-                self.work_done += self.max_work - WORK[0]
-                if self.work_done > MAX_GAME_WORK:
-                    self._too_much_work()
-                if not entries:
-                    raise self._no_legal_move()
-                self._entries = entries
-                self._legal = None
-                self._legal_list = None
+                if self._listing:
+                    if self._listing == REPEATS:
+                        entries = drop_repeats(self, entries)
+                    elif ph.bare:  # no arguments: the entries are the distinct moves
+                        self._moves = self._moves_of = entries
+            else:  # mid-choice: choice.py
+                entries = self.pick_next()
+                if self._listing == REPEATS:
+                    entries = drop_repeats(self, entries)
+            # _count_work, written out: this runs at every decision
+            self.work_done += mw - WORK[0]
+            if self.work_done > MAX_GAME_WORK:
+                self._too_much_work()
+            if not entries:
+                raise self._no_legal_move()
+            # (_legal and _legal_list are None already: whatever drops the entries drops them)
+            self._entries = entries
+        if self._listing != PACKS:
             return len(entries)
         return len(self._distinct())
 
@@ -85,30 +106,11 @@ class LegalMoves:
         return self._moves
 
     def _compute_legal(self) -> None:
-        """The legal (action, arguments) pairs of the phase, in order; texts come later. The
-        phase's generated function lists them (``flowgen.legal_function``)."""
-        entries: list[tuple[ActionDef, tuple]] = []
-        if self.status == "play":
-            # listing the moves is work of its own, counted to this state
-            WORK[0] = LIMIT[0] = self.max_work
-            if self.choice is not None:  # mid-choice: choice.py
-                entries = self.pick_next()
-            else:
-                ph = self.game.phases[self.phase]
-                entries = ph.legal(self)  # type: ignore[misc]
-                if ph.bare:  # no arguments: the entries are the distinct moves
-                    self._moves = self._moves_of = entries
-            if self._unique and not self.game.moves_distinct:
-                entries = drop_repeats(self, entries)
-            # _count_work, written out: this runs at every decision
-            self.work_done += self.max_work - WORK[0]
-            if self.work_done > MAX_GAME_WORK:
-                self._too_much_work()
-            if not entries:
-                raise self._no_legal_move()
-        self._entries = entries
-        self._legal = None
-        self._legal_list = None
+        """The legal (action, arguments) pairs of the phase, in order (``_entries``; texts
+        come later), where none are listed yet: ``num_moves``' listing (with several packs it
+        tells the moves apart too, as the count asks). The phase's generated function lists
+        them (``flowgen.legal_function``)."""
+        self.num_moves()
 
     def _no_legal_move(self) -> RuntimeRulesError:
         return RuntimeRulesError(f"no legal move for P{self.actor} in phase '{self.phase}': "

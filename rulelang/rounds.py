@@ -41,6 +41,14 @@ class Rounds:
         self._round0 = (self.seated, self.decisions)  # seated is replaced, never changed
         self.turn_decided = -1
         spec = self._deal_override
+        begin = g.round_begin
+        if spec is None and begin is not None:
+            # the deal up to the first phase's entry, one generated function (roundgen.py);
+            # the legal moves of the round before are dropped first, as _enter_phase would
+            self._entries = self._legal = self._legal_list = None
+            if begin(self):
+                self._finish_round()
+            return
         if spec is not None:
             self._deal_override = None
             if g.round_start is not None:

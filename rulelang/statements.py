@@ -35,7 +35,8 @@ class Statements:
         self._block(ns, sc, lines, 2, spans)
         k = self.k(spans)
         body = [
-            "    _i = 0",
+            # (where the block's first line sets it, that is all: nothing before it can fail)
+            *(["    _i = 0"] if lines[:1] != ["        _i = 0"] else []),
             "    try:",
             *lines,
             "    except RulesError as e:",

@@ -15,7 +15,6 @@ from typing import Any
 from .errors import IllegalMove, RuntimeRulesError
 from .game import ActionDef
 from .limits import MAX_GAME_WORK
-from .movekeys import drop_repeats
 from .runtime import LIMIT, PY_ERRORS, WORK, why
 
 
@@ -64,30 +63,11 @@ class StepLoop:
         mw = self.max_work
         record = self.record
         unique = self._unique
-        phases = self.game.phases
-        repeats = unique and not self.game.moves_distinct
         while left:
             if self.status != "play":
                 if self.status == "round_over" and not round_only:  # not continued
                     raise IllegalMove("no move can be played now")
                 break  # the game (or with round_only the round) is over
-            if unique and self._entries is None and self.choice is None:
-                # _compute_legal's common case, written out (keep the two the same): the
-                # bot's num_moves() then finds the entries listed, one call fewer a decision
-                WORK[0] = LIMIT[0] = mw
-                ph = phases[self.phase]
-                entries = ph.legal(self)
-                if ph.bare:  # no arguments: the entries are the distinct moves
-                    self._moves = self._moves_of = entries
-                if repeats:
-                    entries = drop_repeats(self, entries)
-                self.work_done += mw - WORK[0]
-                if self.work_done > MAX_GAME_WORK:
-                    self._too_much_work()
-                if not entries:
-                    raise self._no_legal_move()
-                self._entries = entries
-                self._legal = self._legal_list = None
             p = self.actor
             i = (agents[p] if agent is None else agent)(self, p)
             if unique:
