@@ -195,6 +195,7 @@ class ISMCTSAgent:
         # first decision with a heuristic
         self.infer = infer
         self._particles: Particles | None = None
+        self._sample: Any = None  # the decision's sampler (views.Sampler.sample)
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
