@@ -24,6 +24,7 @@ from collections import defaultdict
 
 import rulelang
 import rulelang.ismcts as ism
+import rulelang.playout as playout
 from rulelang.agents import make_agent
 from rulelang.seeds import game_seed
 
@@ -33,10 +34,10 @@ def main() -> None:
     ap.add_argument("game")
     ap.add_argument("--games", type=int, default=24)
     ap.add_argument("--samples", type=int, default=2, help="sampled worlds per position")
-    ap.add_argument("--candidates", type=int, default=ism.GREEDY_REPLY,
+    ap.add_argument("--candidates", type=int, default=playout.GREEDY_REPLY,
                     help="moves a reply step judges at most")
     a = ap.parse_args()
-    ism.GREEDY_REPLY = a.candidates
+    playout.GREEDY_REPLY = a.candidates
     game = rulelang.load(a.game)
     h = game.functions[game.heuristic].fn
     value = game.functions["hand_value"].fn

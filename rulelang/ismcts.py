@@ -64,18 +64,13 @@ from .errors import RulesError
 from .infer import Particles
 from .ismctsspec import DEEP, DEFAULT_ITERATIONS, FLAT, GUARD, UCT_C
 from .ismctsspec import parse_spec as parse_spec  # re-exported: tests name it here
-from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK, MAX_GAME_WORK
-from .lookahead import adopted as _adopted
-from .lookahead import look as _look
+from .limits import ISMCTS_PLAYOUT, ISMCTS_WORK
+from .playout import greedy_step
 from .runtime import LIMIT, WORK, OutOfWork
+from .views import Sampler
 
 ROLLOUT_DEPTH = ISMCTS_PLAYOUT  # decisions a playout may take before it is judged as it is
 GREEDY_DEPTH = 24  # decisions a greedy playout takes at most (each costs a few steps)
-GREEDY_CANDIDATES = 4  # moves a greedy playout step judges at most (see _greedy_step)
-# moves a greedy step of the others' replies to the seat's move judges at most: every one in
-# most games (a reply judged among 4 of 23 missed the best one most of the time, so a move
-# that ends the round after the others' last turn looked safe: docs/agents.md)
-GREEDY_REPLY = 32
 GREEDY_SAMPLES = 3  # samples the greedy policy's own move is judged in (as the greedy bot's)
 
 
@@ -140,6 +135,7 @@ class ISMCTSAgent:
         # first decision with a heuristic
         self.infer = infer
         self._particles: Particles | None = None
+        self._sample: Any = None  # the decision's sampler (views.Sampler.sample)
 
     def choose(self, state: Any, seat: int) -> str:
         return state.legal_moves()[self.choose_index(state, seat)]
@@ -151,6 +147,8 @@ class ISMCTSAgent:
         root_moves = state.legal_moves()
         if self.known:
             state.track_known()
+        # the decision's samples (State.determinize), the places of the unseen cards found once
+        self._sample = Sampler(state, seat, self.known).sample
         root = _Edge()
         game = state.game
         h = game.functions[game.heuristic].fn if game.heuristic is not None else None
@@ -177,7 +175,7 @@ class ISMCTSAgent:
             done += 1
             world = particles.sample() if particles is not None else None
             if world is None:
-                world = state.determinize(seat, self.rng, self.known)
+                world = self._sample(self.rng)
             world.auto_continue = False
             world.work_done = 0
             world.max_work = min(world.max_work, left)
@@ -239,7 +237,7 @@ class ISMCTSAgent:
         totals = [0.0] * n
         try:
             for _ in range(GREEDY_SAMPLES):
-                w = state.determinize(seat, self.rng, self.known)
+                w = self._sample(self.rng)
                 w.auto_continue = False
                 w.work_done = 0
                 w.max_work = min(w.max_work, self._left)
@@ -330,58 +328,8 @@ class ISMCTSAgent:
         else:
             world.apply_index(int(self.rng.random() * k))
 
-    def _greedy_step(self, world: Any, k: int, h: Any) -> None:
-        """Play the move best for its mover by the heuristic, one step ahead in this world
-        (which is already a sample: nothing in it is hidden from the search), among at most
-        ``GREEDY_CANDIDATES`` moves drawn at random when there are more: a playout step then
-        costs a few steps, not one per legal move (13 in a trick game's first trick). The
-        others' replies to the seat's move of the tree (until the seat moves again) judge up to
-        ``GREEDY_REPLY``: the move searched is worth what it is against their best answer.
-
-        Each move is judged on a clone of the world, and the clone of the move chosen becomes
-        the iteration's world (``self._world``, ``_adopted``) rather than the move being
-        played again on it: the same state, one step fewer. Where that step drew from the
-        world's generator (a reshuffle) the move is played on the world again, after the
-        look-ahead's draws, as before: every playout is the same, draw for draw and unit of
-        work for unit (``_look``)."""
-        actor = world.actor
-        rng = self.rng
-        most = (GREEDY_REPLY if self._follow or (self._replying and actor != self._seat)
-                else GREEDY_CANDIDATES)
-        if k > most:
-            picks: Any = sorted({int(rng.random() * k) for _ in range(most)})
-        else:
-            picks = range(k)
-        best: list[int] = []
-        kept: list[tuple[Any, int, int, float]] = []  # each best move's clone, step's and
-        # judgement's work, and its value
-        best_v = -math.inf
-        left, allowance = self._left, world.max_work
-        for i in picks:
-            s, step = _look(world, i)
-            # self._judge(world, h, s, actor), written out: it runs for every move judged
-            if world.work_done >= left:
-                self._check(world)
-            WORK[0] = LIMIT[0] = allowance
-            v = h(s, actor)
-            used = allowance - WORK[0]
-            world.work_done += used if used > 1 else 1
-            if type(v) is not float:
-                if isinstance(v, bool) or not isinstance(v, (int, float)):
-                    raise RulesError(f"the heuristic computed {v!r:.60}, not a number")
-                v = float(v)
-            if v > best_v + 1e-9:
-                best, kept, best_v = [i], [(s, step, used, v)], v
-            elif abs(v - best_v) <= 1e-9:
-                best.append(i)
-                kept.append((s, step, used, v))
-        j = int(rng.random() * len(best))
-        s, step, used, v = kept[j]
-        if step < 0 or world.work_done + step > MAX_GAME_WORK:  # played as it always was
-            world.apply_index(best[j])
-        else:
-            self._world = _adopted(world, s, step)
-            self._judged = (s, actor, v, used)
+    # the greedy step (playout.py; a method, so that a test can put the old step in its place)
+    _greedy_step = greedy_step
 
     def _judge(self, world: Any, h: Any, s: Any, seat: int) -> float:
         """The heuristic of ``seat`` in ``s``, charged to the playout of ``world``: it runs

@@ -115,46 +115,85 @@ def determinize(S: Any, seat: int, rng: random.Random, known: bool = False) -> A
     unseen cards: a sample of what the hidden cards might be, never what they are. With
     ``known`` (and the state keeping it, known.py), a card the seat saw go into a hidden zone
     stays in that zone, at a place drawn among the zone's hidden places."""
-    s = S.clone(share_rng=True)
-    s.known = s.watch = None  # a sample is played out, not watched
-    s.record = False
-    # the moves as others saw them name cards this seat did not see; rules never read them
-    s.history, s.events = [], []
-    s.triggers_clean = False  # hidden cards change places: the next step checks every trigger
-    places: list[tuple[int, int]] = []
-    cards: list[int] = []
-    face, zvis, zowner = S.face, S.zvis, S.zowner
-    for z, cs in enumerate(s.zones):
-        # what ``visible`` says, zone by zone: public zones and the seat's own are seen
-        v = zvis[z] if cs else 2
-        if v == 2 or (v == 1 and zowner[z] == seat):
-            continue
-        for i, c in enumerate(cs):
-            if not face[c] and not (v == 3 and i == 0) and not (
-                    v == 4 and S.placer[c] == seat):
-                places.append((z, i))
-                cards.append(c)
-    # dealt from one fixed order (the real places of the cards must not show through the
-    # sample), as rng.shuffle would
-    if known and S.known is not None and cards:
-        dealt = _dealt_known(S, seat, rng, places, cards)
-    else:
-        dealt = sorted(cards)
-        shuffle(dealt, rng.getrandbits)
-    placer = S.placer
-    for (z, i), c, was in zip(places, dealt, cards):
-        s.zones[z][i] = c
-        s.loc[c] = z
-        s.face[c] = False
-        if placer is not None:  # who put a card in its place put the sampled card there
-            s.placer[c] = placer[was]
-    renamed_slots(s, cards, dealt)
-    if s.choice is not None:  # another seat's choice under way: of the sampled cards
-        s.choice_resampled(seat, lambda v: _renamed(v, cards, dealt))
-    # the sample's own generator, seeded now from the bot's and made when first needed
-    s.reseed(rng.random())
-    s.forget_legal()
-    return s
+    return Sampler(S, seat, known).sample(rng)
+
+
+class Sampler:
+    """``determinize(S, seat, rng, known)`` for as many samples of one position as a search
+    asks (``S`` unchanged meanwhile): where the unseen cards lie, and the zones of the known
+    ones, are found once; each sample then deals them, with the same draws."""
+
+    __slots__ = ("S", "seat", "places", "cards", "pins", "free")
+
+    def __init__(self, S: Any, seat: int, known: bool = False) -> None:
+        self.S, self.seat = S, seat
+        places: list[tuple[int, int]] = []
+        cards: list[int] = []
+        face, zvis, zowner = S.face, S.zvis, S.zowner
+        for z, cs in enumerate(S.zones):
+            # what ``visible`` says, zone by zone: public zones and the seat's own are seen
+            v = zvis[z] if cs else 2
+            if v == 2 or (v == 1 and zowner[z] == seat):
+                continue
+            for i, c in enumerate(cs):
+                if not face[c] and not (v == 3 and i == 0) and not (
+                        v == 4 and S.placer[c] == seat):
+                    places.append((z, i))
+                    cards.append(c)
+        self.places, self.cards = places, cards
+        # dealt from one fixed order (the real places of the cards must not show through the
+        # sample), as rng.shuffle would; with the known cards: each zone's known cards (in
+        # order) at places drawn among its hidden ones (a zone with none left draws too), the
+        # other cards into the places left
+        self.pins: list[tuple[list[int], list[int]]] | None = None
+        if known and S.known is not None and cards:
+            hidden = set(cards)
+            pins = {z: [c for c in cs if c in hidden] for z, cs in pinned(S, seat).items()}
+            pinned_cards = {c for cs in pins.values() for c in cs}
+            self.pins = [([j for j, (pz, _i) in enumerate(places) if pz == z], pins[z])
+                         for z in sorted(pins)]
+            self.free = sorted(c for c in cards if c not in pinned_cards)
+        else:
+            self.free = sorted(cards)
+
+    def sample(self, rng: random.Random) -> Any:
+        """One sample (``determinize``), drawn with ``rng``."""
+        S, seat = self.S, self.seat
+        s = S.clone(share_rng=True)
+        s.known = s.watch = None  # a sample is played out, not watched
+        s.record = False
+        # the moves as others saw them name cards this seat did not see; rules never read them
+        s.history, s.events = [], []
+        s.triggers_clean = False  # hidden cards change places: the next step checks every trigger
+        places, cards = self.places, self.cards
+        if self.pins is not None:
+            dealt: list[Any] = [None] * len(places)
+            for js, cs in self.pins:
+                js = js.copy()
+                shuffle(js, rng.getrandbits)
+                for j, c in zip(js, cs):
+                    dealt[j] = c
+            free = self.free.copy()
+            shuffle(free, rng.getrandbits)
+            it = iter(free)
+            dealt = [next(it) if d is None else d for d in dealt]
+        else:
+            dealt = self.free.copy()
+            shuffle(dealt, rng.getrandbits)
+        placer = S.placer
+        for (z, i), c, was in zip(places, dealt, cards):
+            s.zones[z][i] = c
+            s.loc[c] = z
+            s.face[c] = False
+            if placer is not None:  # who put a card in its place put the sampled card there
+                s.placer[c] = placer[was]
+        renamed_slots(s, cards, dealt)
+        if s.choice is not None:  # another seat's choice under way: of the sampled cards
+            s.choice_resampled(seat, lambda v: _renamed(v, cards, dealt))
+        # the sample's own generator, seeded now from the bot's and made when first needed
+        s.reseed(rng.random())
+        s.forget_legal()
+        return s
 
 
 def renamed_slots(s: Any, cards: list[int], dealt: list[int]) -> None:
@@ -173,23 +212,3 @@ def renamed_slots(s: Any, cards: list[int], dealt: list[int]) -> None:
                  for row, k in zip(s.ctr, ckinds)]
         s._ctr0 = [row if k == FREE else _renamed(row, cards, dealt)
                    for row, k in zip(s._ctr0, ckinds)]
-
-
-def _dealt_known(S: Any, seat: int, rng: random.Random, places: list[tuple[int, int]],
-                 cards: list[int]) -> list[int]:
-    """The unseen cards dealt to ``places`` with the ones ``seat`` knows the zone of kept in
-    it: each zone's known cards (in order) at places drawn among its hidden ones, the other
-    cards shuffled from one fixed order into the places left (as determinize deals)."""
-    hidden = set(cards)
-    pins = {z: [c for c in cs if c in hidden] for z, cs in pinned(S, seat).items()}
-    pinned_cards = {c for cs in pins.values() for c in cs}
-    dealt: list[Any] = [None] * len(places)
-    for z in sorted(pins):
-        js = [j for j, (pz, _i) in enumerate(places) if pz == z]
-        shuffle(js, rng.getrandbits)
-        for j, c in zip(js, pins[z]):
-            dealt[j] = c
-    free = sorted(c for c in cards if c not in pinned_cards)
-    shuffle(free, rng.getrandbits)
-    it = iter(free)
-    return [next(it) if d is None else d for d in dealt]

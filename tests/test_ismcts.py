@@ -176,31 +176,25 @@ def test_a_playout_keeps_the_clone_of_its_move_and_is_the_same_draw_for_draw() -
     # the discards (a draw from the world's generator), and that move is played again; the
     # other moves' clones are kept. The search is the same, visit for visit, unit of work for
     # unit, as with every move played again
-    import rulelang.ismcts as ism
     g = rulelang.load("uno")
     s = g.new_state(2, seed=1, record=False)
     rng = random.Random(1)
     while len(s.zones[s.znames.index("stock")]) > 1:  # type: ignore[attr-defined]
         s.apply_index(int(rng.random() * s.num_moves()))
-    drew = [0, 0]
-    look = ism._look
+    kinds = [0, 0]  # greedy steps whose clone was kept, steps played again on the world
 
-    def watched(world: object, i: int) -> tuple[object, int]:
-        out = look(world, i)
-        drew[out[1] < 0] += 1
-        return out
+    class Watched(ISMCTSAgent):
+        def _greedy_step(self, world: object, k: int, h: object) -> None:
+            super()._greedy_step(world, k, h)
+            kinds[self._world is world] += 1
 
     got = []
-    for cls in (ISMCTSAgent, _PlayedAgain):
+    for cls in (Watched, _PlayedAgain):
         bot = cls(2, iterations=8)
-        ism._look = watched  # type: ignore[assignment]
-        try:
-            i = bot.choose_index(s, s.current_player())
-        finally:
-            ism._look = look  # type: ignore[assignment]
+        i = bot.choose_index(s, s.current_player())
         got.append((i, bot.last_visits, bot.last_values, bot._left, bot.rng.random()))
     assert got[0] == got[1]
-    assert drew[0] and drew[1]  # both kinds of step were met
+    assert kinds[0] and kinds[1]  # both kinds of step were met
 
 
 def test_the_replies_to_the_searched_move_judge_every_move() -> None:
