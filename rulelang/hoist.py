@@ -301,9 +301,10 @@ def keyed(F: list, m: int, i: int, fn: Any, *args: Any) -> Any:
 # of the hand), and a call inside it that names no argument, directly or through the
 # parameters of the functions inlined into it (``any(hand[p], x -> x.suit == led)`` in
 # ``can_follow(p, c)``, p being ``me``), has the same value each time. It is made the first
-# time it is reached in the listing and kept in a frame slot as ``Held``; each later time it
-# is reached the work it took is charged again, so that the step's work is what making it
-# again would be (only the time differs).
+# time it is reached in the listing and kept in a frame slot as (work left before, value, work
+# left after), a tuple made with no call; each later time it is reached the work it took is
+# charged again (``held_again``), so that the step's work is what making it again would be
+# (only the time differs).
 
 
 class Held:
