@@ -224,7 +224,11 @@ class Table(Dealing, Tricks):
         # place, so the same objects serve again, in a new list
         got = self._gcache.get(container)
         if got is not None and got[0] == zs and got[1] == list(map(zones.__getitem__, zs)):
-            charge(got[2])  # each group is a copy of its cards: charged as a list made
+            # each group is a copy of its cards: charged as a list made (``charge``, written out)
+            w = WORK[0] - got[2]
+            WORK[0] = w
+            if w < 0:
+                out_of_work()
             return got[1][:]
         owner = self.zowner[container]
         name = self.znames[container]
@@ -241,8 +245,12 @@ class Table(Dealing, Tricks):
         zs = self.groups.get(container)
         if not zs:
             return 0
-        # (the groups' sizes summed in C: this runs in every condition that sizes a pile)
-        charge(len(zs) + sum(map(len, map(self.zones.__getitem__, zs))))
+        # (the groups' sizes summed in C, charged as ``charge`` does, written out: this runs
+        # in every condition that sizes a pile)
+        w = WORK[0] - len(zs) - sum(map(len, map(self.zones.__getitem__, zs)))
+        WORK[0] = w
+        if w < 0:
+            out_of_work()
         return len(zs)
 
     def fx_meld(self, cards: Any, container: int) -> None:
