@@ -20,6 +20,7 @@ from .deps import Deps, plan
 from .framelocals import frame_locals, init_line, try_define
 from .game import ActionDef, Fn, Game, Unit
 from .hoist import UNSET, held, hold
+from .listdebt import deferred
 from .listloop import FILLS, any_key, filter_key, hoist_quiet, quiet_test, zone_filter
 from .runtime import LISTING, NO_FRAME
 from .scope import Scope
@@ -84,6 +85,10 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
             "    return out"]
     lines += tail
     own += tail
+    # kept calls reached again charged at the listing's end (listdebt.py)
+    later = deferred(own, ns), deferred(lines, ns)
+    if later[0] is not None and later[1] is not None:
+        own, lines = later
     return try_define(ns, "_legal", own, lines, actions[0].span if actions else None)
 
 
