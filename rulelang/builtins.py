@@ -254,6 +254,14 @@ def top_of_zone(z: list) -> Any:
     return z[0] if z else None
 
 
+def bottom_of_zone(z: list) -> Any:
+    """``bottom(zone)`` of a zone (the card led to a trick), as ``top_of_zone`` is ``top``."""
+    WORK[0] -= len(z)
+    if WORK[0] < 0:
+        out_of_work()
+    return z[-1] if z else None
+
+
 def _bottom(xs: Any, n: int | None = None) -> Any:
     xs = items_of(xs)
     if n is None:
