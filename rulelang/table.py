@@ -245,9 +245,12 @@ class Table(Dealing, Tricks):
         zs = self.groups.get(container)
         if not zs:
             return 0
-        # (the groups' sizes summed in C, charged as ``charge`` does, written out: this runs
-        # in every condition that sizes a pile)
-        w = WORK[0] - len(zs) - sum(map(len, map(self.zones.__getitem__, zs)))
+        # (the groups' sizes summed in a plain loop, there being few, and charged as
+        # ``charge`` does, written out: this runs in every condition that sizes a pile)
+        w = WORK[0] - len(zs)
+        zones = self.zones
+        for z in zs:
+            w -= len(zones[z])
         WORK[0] = w
         if w < 0:
             out_of_work()
