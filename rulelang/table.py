@@ -280,6 +280,9 @@ class Table(Dealing, Tricks):
         unmeld(self, g, zid, at, face)
 
     def fx_show(self, cards: Any) -> None:
+        if type(cards) is int and 0 <= cards < self.ncards:  # one card (as _card takes it)
+            self.face[cards] = True
+            return
         for c in charged(cards) if isinstance(cards, list) else [cards]:
             self.face[self._card(c, "show")] = True
 
