@@ -308,7 +308,7 @@ def keyed(F: list, m: int, i: int, fn: Any, *args: Any) -> Any:
 
 
 class Held:
-    """A call's value and the work it took, kept for the rest of a listing."""
+    """A call's value and the work it took, kept by a memo of a pass (``keyed``)."""
 
     __slots__ = ("v", "cost")
 
@@ -317,22 +317,9 @@ class Held:
         self.cost = cost
 
 
-def hold(w0: int, v: Any) -> Held:
-    """``v`` just made by a call that began with ``w0`` work left."""
-    return Held(v, w0 - WORK[0])
-
-
-def held(h: Held) -> Any:
-    """A kept call reached again: its work charged as making it again would."""
-    WORK[0] -= h.cost
-    if WORK[0] < 0:
-        out_of_work()
-    return h.v
-
-
 def held_again(t: tuple) -> Any:
     """A call kept as (work left before it, its value, work left after) reached again: its
-    work charged as making it again would (``SharedCalls``)."""
+    work charged as making it again would (``SharedCalls``, a listing's kept calls)."""
     WORK[0] -= t[0] - t[2]
     if WORK[0] < 0:
         out_of_work()
