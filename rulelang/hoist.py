@@ -334,7 +334,7 @@ def plain_src(src: str) -> bool:
     """Whether generated source only reads the game (``(S.turns > 0) or S.g[2]``, a rules
     function inlined): no call but ``len``/``type``, no loop, no work charged. Read again, it
     costs no work and raises nothing it would not raise the first time, and less time than
-    keeping it would (``Held``)."""
+    keeping it would (a kept tuple)."""
     return _ANY_CALL.search(_CHEAP_CALL.sub("", src)) is None and _LOOPS.search(src) is None
 
 
