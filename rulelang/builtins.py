@@ -170,10 +170,17 @@ def grouped(xs: list, keys: list) -> list:
         if w < 0:
             out_of_work()
         by_text: dict[str, list] = {}
-        for k, x in zip(keys, xs):
-            by_text.setdefault(k, []).append(x)
+        for k, x in zip(keys, xs):  # (no new list made for each item, as setdefault's)
+            g = by_text.get(k)
+            if g is None:
+                by_text[k] = [x]
+            else:
+                g.append(x)
         order = sorted(by_text)
-        charge(len(order).bit_length() * sum(map(len, order)))
+        w = WORK[0] - len(order).bit_length() * sum(map(len, order))  # charge(), written out
+        WORK[0] = w
+        if w < 0:
+            out_of_work()
         return [by_text[k] for k in order]
     compared(keys)
     groups: dict[Any, list] = {}
@@ -245,6 +252,14 @@ def top_of_zone(z: list) -> Any:
     if WORK[0] < 0:
         out_of_work()
     return z[0] if z else None
+
+
+def bottom_of_zone(z: list) -> Any:
+    """``bottom(zone)`` of a zone (the card led to a trick), as ``top_of_zone`` is ``top``."""
+    WORK[0] -= len(z)
+    if WORK[0] < 0:
+        out_of_work()
+    return z[-1] if z else None
 
 
 def _bottom(xs: Any, n: int | None = None) -> Any:

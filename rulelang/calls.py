@@ -18,6 +18,7 @@ from .builtins import (
     EXTREME_OF,
     KNOWN_KWARGS,
     Builtin,
+    bottom_of_zone,
     top_of_zone,
 )
 from .cardgroups import PICK
@@ -177,11 +178,13 @@ class Calls:
                            and a.id in self.sym.globals and a.id not in sc.slots else t
                            for a, t in zip(n.args, types)], self.sym.card_name)
             self.text_writers.append(impl)  # globals' types: known at the end (build.py)
-        if (b.name in ("top", "first") and len(argfs) == 1 and isinstance(argfs[0], Src)
+        if (b.name in ("top", "first", "bottom") and len(argfs) == 1
+                and isinstance(argfs[0], Src)
                 and (_one_call(argfs[0].src, "S.zones[", "[]")
                      or isinstance(n.args[0], (N.Comprehension, N.ListLit)))):
-            # a zone, or a list just made: a list, taken without _top's checks
-            return self.gen(f"{self.k(top_of_zone)}({{0}})", *argfs), ret
+            # a zone, or a list just made: a list, taken without _top's (_bottom's) checks
+            end = bottom_of_zone if b.name == "bottom" else top_of_zone
+            return self.gen(f"{self.k(end)}({{0}})", *argfs), ret
         if b.name == "size" and len(argfs) == 1 and types[0].startswith("list"):
             a = argfs[0]
             if isinstance(a, Src) and _one_call(a.src, "S.group_list("):

@@ -19,7 +19,8 @@ from .compile import Compiler
 from .deps import Deps, plan
 from .framelocals import frame_locals, init_line, try_define
 from .game import ActionDef, Fn, Game, Unit
-from .hoist import UNSET, held, hold
+from .hoist import UNSET, held_again
+from .listdebt import deferred
 from .listloop import FILLS, any_key, filter_key, hoist_quiet, quiet_test, zone_filter
 from .runtime import LISTING, NO_FRAME
 from .scope import Scope
@@ -92,6 +93,10 @@ def legal_function(ns: Namespace, actions: list[ActionDef], shared: list | None 
             "    return out"]
     lines += tail
     own += tail
+    # kept calls reached again charged at the listing's end (listdebt.py)
+    later = deferred(own, ns), deferred(lines, ns)
+    if later[0] is not None and later[1] is not None:
+        own, lines = later
     return try_define(ns, "_legal", own, lines, actions[0].span if actions else None)
 
 
@@ -154,17 +159,18 @@ def _first_options(raw: str, lines: list[str], kept: dict[str, str], pad: str,
     """The lines that make an action's first argument's options (``_o0``), where an earlier
     action of the listing made the same options from the same source (two actions whose
     ``args:`` call the same rules function of ``me``): its value again, its work charged
-    again as making it would (``hoist.held``); the first time, the value and its work are
-    kept (``kept``: such a source -> the local holding them, "" until made). A listing
+    again as making it would (``hoist.held_again``); the first time, the value and its work
+    are kept as (work left before, value, work left after), a tuple made with no call
+    (``kept``: such a source -> the local holding them, "" until made). A listing
     changes nothing it reads, and a first argument reads no other: the same source makes the
     same options."""
     name = kept.get(raw)
     if name is None:  # made once in the listing
         return lines
     if name:
-        return [f"{pad}_o0 = {ns.k(held)}({name})"]
+        return [f"{pad}_o0 = {ns.k(held_again)}({name})"]
     name = kept[raw] = f"_kept{sum(1 for v in kept.values() if v)}"
-    return [f"{pad}_w = WORK[0]", *lines, f"{pad}{name} = {ns.k(hold)}(_w, _o0)"]
+    return [f"{pad}_w = WORK[0]", *lines, f"{pad}{name} = (_w, _o0, WORK[0])"]
 
 
 def _zone_options(opts: str, i: int, pad: str, ns: Namespace) -> list[str]:

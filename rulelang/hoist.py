@@ -301,13 +301,14 @@ def keyed(F: list, m: int, i: int, fn: Any, *args: Any) -> Any:
 # of the hand), and a call inside it that names no argument, directly or through the
 # parameters of the functions inlined into it (``any(hand[p], x -> x.suit == led)`` in
 # ``can_follow(p, c)``, p being ``me``), has the same value each time. It is made the first
-# time it is reached in the listing and kept in a frame slot as ``Held``; each later time it
-# is reached the work it took is charged again, so that the step's work is what making it
-# again would be (only the time differs).
+# time it is reached in the listing and kept in a frame slot as (work left before, value, work
+# left after), a tuple made with no call; each later time it is reached the work it took is
+# charged again (``held_again``), so that the step's work is what making it again would be
+# (only the time differs).
 
 
 class Held:
-    """A call's value and the work it took, kept for the rest of a listing."""
+    """A call's value and the work it took, kept by a memo of a pass (``keyed``)."""
 
     __slots__ = ("v", "cost")
 
@@ -316,22 +317,9 @@ class Held:
         self.cost = cost
 
 
-def hold(w0: int, v: Any) -> Held:
-    """``v`` just made by a call that began with ``w0`` work left."""
-    return Held(v, w0 - WORK[0])
-
-
-def held(h: Held) -> Any:
-    """A kept call reached again: its work charged as making it again would."""
-    WORK[0] -= h.cost
-    if WORK[0] < 0:
-        out_of_work()
-    return h.v
-
-
 def held_again(t: tuple) -> Any:
     """A call kept as (work left before it, its value, work left after) reached again: its
-    work charged as making it again would (``SharedCalls``)."""
+    work charged as making it again would (``SharedCalls``, a listing's kept calls)."""
     WORK[0] -= t[0] - t[2]
     if WORK[0] < 0:
         out_of_work()
@@ -346,7 +334,7 @@ def plain_src(src: str) -> bool:
     """Whether generated source only reads the game (``(S.turns > 0) or S.g[2]``, a rules
     function inlined): no call but ``len``/``type``, no loop, no work charged. Read again, it
     costs no work and raises nothing it would not raise the first time, and less time than
-    keeping it would (``Held``)."""
+    keeping it would (a kept tuple)."""
     return _ANY_CALL.search(_CHEAP_CALL.sub("", src)) is None and _LOOPS.search(src) is None
 
 

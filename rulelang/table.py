@@ -120,17 +120,21 @@ class Table(Dealing, Tricks):
 
     def fx_move_top(self, card: Any, zid: int) -> None:
         """``move(c, zone)`` with neither ``at:`` nor ``face:``, as generated: one card onto the
-        top of ``zid``, written for the common case (no tricks, no known cards, no places on
-        the table); anything else goes to ``fx_move``, which does the same."""
+        top of ``zid``, written for the common case (no known cards, no places on the table;
+        a trick's card noted as ``fx_move`` notes it); anything else goes to ``fx_move``,
+        which does the same."""
         if (type(card) is not int or not 0 <= card < self.ncards or self.known is not None
-                or self.ztrick is not None or self.placer is not None):
+                or self.placer is not None):
             self.fx_move(card, zid)
             return
         loc = self.loc
-        self.zones[loc[card]].remove(card)
+        src = loc[card]
+        self.zones[src].remove(card)
         self.zones[zid].insert(0, card)
         loc[card] = zid
         self.face[card] = self.zface[zid]
+        if self.ztrick is not None:
+            self.note_moved(card, src, zid)
 
     def fx_move_top_of(self, z: list, zid: int) -> None:
         """``move(top(zone), zid)`` as generated (calls.py): ``top``'s charge of a zone (its
@@ -139,13 +143,17 @@ class Table(Dealing, Tricks):
         WORK[0] -= len(z)
         if WORK[0] < 0:
             out_of_work()
-        if not z or self.known is not None or self.ztrick is not None or self.placer is not None:
+        if not z or self.known is not None or self.placer is not None:
             self.fx_move(z[0] if z else None, zid)
             return
         card = z.pop(0)  # (z is the card's zone: a zone holds cards only)
         self.zones[zid].insert(0, card)
-        self.loc[card] = zid
+        loc = self.loc
+        src = loc[card]
+        loc[card] = zid
         self.face[card] = self.zface[zid]
+        if self.ztrick is not None:
+            self.note_moved(card, src, zid)
 
     def fx_move(self, cards: Any, zid: int, at: str = "top", face: str | None = None) -> None:
         known = self.known
@@ -181,19 +189,25 @@ class Table(Dealing, Tricks):
         up = self.zface[zid] if face is None else face == "up"
         seen = [seen_by(self, c) if type(c) is int and 0 <= c < self.ncards else 0
                 for c in cards] if known is not None else None
-        for c in cards:
-            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
-                raise RuntimeRulesError(f"move(): {c!r} is not a card")
-            src = loc[c]
-            zones[src].remove(c)
-            if at == "top":
-                dest.insert(0, c)
-            else:
-                dest.append(c)
-            loc[c] = zid
-            self.face[c] = up
-            if self.ztrick is not None:
-                self.note_moved(c, src, zid)
+        # the zones the cards came from, for who played them (tricks.py): noted together
+        srcs: list[int] | None = [] if self.ztrick is not None else None
+        try:
+            for c in cards:
+                if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < self.ncards:
+                    raise RuntimeRulesError(f"move(): {c!r} is not a card")
+                src = loc[c]
+                zones[src].remove(c)
+                if at == "top":
+                    dest.insert(0, c)
+                else:
+                    dest.append(c)
+                loc[c] = zid
+                self.face[c] = up
+                if srcs is not None:
+                    srcs.append(src)
+        finally:
+            if srcs:
+                self.note_moved_all(cards, srcs, zid)
         if self.placer is not None:
             self.placed(cards, zid)
         if seen is not None:
@@ -210,7 +224,11 @@ class Table(Dealing, Tricks):
         # place, so the same objects serve again, in a new list
         got = self._gcache.get(container)
         if got is not None and got[0] == zs and got[1] == list(map(zones.__getitem__, zs)):
-            charge(got[2])  # each group is a copy of its cards: charged as a list made
+            # each group is a copy of its cards: charged as a list made (``charge``, written out)
+            w = WORK[0] - got[2]
+            WORK[0] = w
+            if w < 0:
+                out_of_work()
             return got[1][:]
         owner = self.zowner[container]
         name = self.znames[container]
@@ -227,8 +245,15 @@ class Table(Dealing, Tricks):
         zs = self.groups.get(container)
         if not zs:
             return 0
-        # (the groups' sizes summed in C: this runs in every condition that sizes a pile)
-        charge(len(zs) + sum(map(len, map(self.zones.__getitem__, zs))))
+        # (the groups' sizes summed in a plain loop, there being few, and charged as
+        # ``charge`` does, written out: this runs in every condition that sizes a pile)
+        w = WORK[0] - len(zs)
+        zones = self.zones
+        for z in zs:
+            w -= len(zones[z])
+        WORK[0] = w
+        if w < 0:
+            out_of_work()
         return len(zs)
 
     def fx_meld(self, cards: Any, container: int) -> None:
@@ -255,6 +280,9 @@ class Table(Dealing, Tricks):
         unmeld(self, g, zid, at, face)
 
     def fx_show(self, cards: Any) -> None:
+        if type(cards) is int and 0 <= cards < self.ncards:  # one card (as _card takes it)
+            self.face[cards] = True
+            return
         for c in charged(cards) if isinstance(cards, list) else [cards]:
             self.face[self._card(c, "show")] = True
 

@@ -41,18 +41,42 @@ class Tricks:
         """Card ``c`` moved from zone ``src`` to zone ``dest`` (a game with trick zones)."""
         zt = self.ztrick
         assert zt is not None
-        into = dest < len(zt) and zt[dest]
-        out = src < len(zt) and zt[src]
-        if into:
-            if out and c in self.by:
+        n = len(zt)
+        if dest < n and zt[dest]:
+            by = self.by
+            if src < n and zt[src] and c in by:
                 return  # from one trick zone to another: still the seat that played it
             owner = self.zowner[src]
-            seat = owner if owner >= 0 else self.actor
-            self.by = {**self.by, c: seat}
-        elif out and c in self.by:
+            self.by = {**by, c: owner if owner >= 0 else self.actor}
+        elif src < n and zt[src] and c in self.by:
             by = dict(self.by)
             del by[c]
             self.by = by
+
+    def note_moved_all(self, cards: list[int], srcs: list[int], dest: int) -> None:
+        """``note_moved`` of ``cards[i]`` from ``srcs[i]`` for each ``i`` (as many as
+        ``srcs``), in order, into zone ``dest``, with one new memory made for them all."""
+        zt = self.ztrick
+        assert zt is not None
+        n = len(zt)
+        into = dest < n and zt[dest]
+        by = self.by
+        new: dict[int, int] | None = None
+        for c, src in zip(cards, srcs):
+            out = src < n and zt[src]
+            if into:
+                if out and c in (by if new is None else new):
+                    continue
+                owner = self.zowner[src]
+                if new is None:
+                    new = dict(by)
+                new[c] = owner if owner >= 0 else self.actor
+            elif out and c in (by if new is None else new):
+                if new is None:
+                    new = dict(by)
+                del new[c]
+        if new is not None:
+            self.by = new
 
     def forget_played(self) -> None:
         """Cards came into zones by ``gather`` or ``deal``: no seat played them."""

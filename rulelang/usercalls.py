@@ -2,7 +2,7 @@
 every function is compiled), a small function inlined into its caller (its parameters in the
 caller's frame slots), a call that several actions' ``when``s make alike kept once per listing
 (``hoist.SharedCalls``), and the calls of an action's ``when`` that no argument changes held
-for the listing (``hoist.held``).
+for the listing (``hoist.held_again``).
 
 A mixin of ``compile.Compiler``: the methods here use its ``expr``, ``gen``, ``k``, ``lit``,
 ``err`` and ``_call_src`` (``calls.py``).
@@ -15,11 +15,8 @@ from typing import Any
 from . import nodes as N
 from .codegen import Src, src_of
 from .hoist import (
-    Held,
-    held,
     held_again,
     hoist_inlined,
-    hold,
     plain_src,
     unhoist,
     variant_params,
@@ -127,10 +124,11 @@ class UserCalls:
         f, t = meth(n, sc)
         if isinstance(f, Src) and plain_src(f.src):  # inlined to reads only: read again
             return f, t
-        h = self.k(Held)
-        return self.gen(f"({self.k(held)}(F[{slot}]) if type(F[{slot}]) is {h} else "
-                        f"(F.__setitem__({slot}, {self.k(hold)}(WORK[0], {{0}})) or "
-                        f"F[{slot}].v))", f), t
+        # kept as (work left before, value, work left after), as SharedCalls keeps its own:
+        # made with no call of a Python function (the slot is None until then)
+        return self.gen(f"({self.k(held_again)}(F[{slot}]) if F[{slot}] is not None else "
+                        f"(F.__setitem__({slot}, (WORK[0], {{0}}, WORK[0])) or "
+                        f"F[{slot}][1]))", f), t
 
     def _hold_inlined(self, uf: UserFn, body: Scope, node: N.Call | None) -> list[int]:
         """Inlined into an action's when (``_held_scopes`` knows the call): the calls of the

@@ -341,9 +341,10 @@ def test_calls_of_a_when_that_no_option_changes_are_made_once_per_listing(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``can_play(me, c)``: ``any(hand[p], x -> x.suit == led)`` inside it is the same for
     every card, so a listing makes it once and charges its work again each time it is
-    reached (hoist.py): the same moves and the same work as making it for each card."""
+    reached (hoist.py; charged at the listing's end, listdebt.py): the same moves and the same
+    work as making it for each card."""
     import rulelang.buildphase as bp
-    from rulelang.hoist import Held
+    from rulelang.hoist import held_again
 
     def play(game: Any) -> list[tuple[int, int]]:
         out = []
@@ -359,7 +360,7 @@ def test_calls_of_a_when_that_no_option_changes_are_made_once_per_listing(
         return out
 
     def holds(game: Any) -> bool:
-        return any(Held in ph.legal.__globals__.values() for ph in game.phases.values())
+        return any(held_again in ph.legal.__globals__.values() for ph in game.phases.values())
 
     held = fresh_load(name)
     monkeypatch.setattr(bp, "when_invariant_calls", lambda tree, variant: ([], {}))
@@ -371,10 +372,10 @@ def test_calls_of_a_when_that_no_option_changes_are_made_once_per_listing(
 def test_a_held_call_that_only_reads_the_game_is_read_again() -> None:
     """Switch's ``playing()`` in a when inlines to ``(S.turns > 0) or S.g[2]``: no call, no
     loop, no work, so reading it again costs less than keeping it (hoist.plain_src)."""
-    from rulelang.hoist import Held, plain_src
+    from rulelang.hoist import held_again, plain_src
 
     assert plain_src("((S.turns > 0) or S.g[2])") and plain_src("(_k6[F[0]] == _k38)")
     assert not any(plain_src(s) for s in ("_k19(S.zones[1])", "(S.g[0])(1)", "WORK[0] - 1",
                                           "[c for c in S.zones[1]]", "S.fx_move(c)"))
     game = rulelang.load("thirty-one-switch")
-    assert Held not in game.phases["draw"].legal.__globals__.values()
+    assert held_again not in game.phases["draw"].legal.__globals__.values()
