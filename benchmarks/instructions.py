@@ -43,16 +43,21 @@ def play(game_path: str, n: int) -> None:
     run(n)
 
 
-def count(game: str, n: int) -> int:
+def valgrind_count(script: str, *args: str) -> int:
+    """Instructions valgrind counts for ``python SCRIPT ARGS...`` in a fresh interpreter."""
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(ROOT))
     p = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         sys.executable, __file__, "--play", str(ROOT / "games" / f"{game}.yaml"), str(n)],
+         sys.executable, script, *args],
         cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
     if m is None:
         raise SystemExit(f"no instruction count in valgrind's output:\n{p.stderr[-1000:]}")
     return int(m.group(1).replace(",", ""))
+
+
+def count(game: str, n: int) -> int:
+    return valgrind_count(__file__, "--play", str(ROOT / "games" / f"{game}.yaml"), str(n))
 
 
 def main() -> None:

@@ -12,41 +12,26 @@ is the driver the counts run.
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(name: str, iterations: int) -> None:
-    import random
+    from ismcts_time import position
 
-    import rulelang
     from rulelang.ismcts import ISMCTSAgent
 
-    g = rulelang.load(str(ROOT / "games" / f"{name}.yaml"), allow_any_path=True)
-    s = g.new_state(g.default_players, seed=3, record=False)
-    rng = random.Random(3)
-    k = 0
-    while k < 3 or s.num_moves() < 2:
-        s.apply_index(int(rng.random() * s.num_moves()))
-        k += 1
+    s: Any = position(name)
     ISMCTSAgent(1, iterations=iterations).choose_index(s, s.current_player())
 
 
 def count(name: str, iterations: int) -> int:
-    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(ROOT))
-    p = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         sys.executable, __file__, "--run", name, str(iterations)],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
-    if m is None:
-        raise SystemExit(f"no instruction count in valgrind's output:\n{p.stderr[-1000:]}")
-    return int(m.group(1).replace(",", ""))
+    from instructions import valgrind_count
+
+    return valgrind_count(__file__, "--run", name, str(iterations))
 
 
 def main() -> None:

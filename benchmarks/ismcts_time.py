@@ -13,13 +13,15 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def decision_seconds(name: str, iterations: int = 1000) -> float:
+def position(name: str) -> object:
+    """The searched position: seed 3, the first decision with two moves or more after three
+    random ones, at the game's default number of players."""
     import rulelang
-    from rulelang.ismcts import ISMCTSAgent
 
     g = rulelang.load(str(ROOT / "games" / f"{name}.yaml"), allow_any_path=True)
     s = g.new_state(g.default_players, seed=3, record=False)
@@ -28,6 +30,13 @@ def decision_seconds(name: str, iterations: int = 1000) -> float:
     while k < 3 or s.num_moves() < 2:
         s.apply_index(int(rng.random() * s.num_moves()))
         k += 1
+    return s
+
+
+def decision_seconds(name: str, iterations: int = 1000) -> float:
+    from rulelang.ismcts import ISMCTSAgent
+
+    s: Any = position(name)
     agent = ISMCTSAgent(1, iterations=iterations)
     t = time.process_time()
     agent.choose_index(s, s.current_player())
