@@ -440,6 +440,9 @@ BUILTINS: dict[str, Builtin] = {
         _b("deal", 3, 3, "zzx", "none", state=True, effect=True, kwargs=("start", "face")),
         _b("show", 1, 1, "x", "none", state=True, effect=True),
         _b("hide", 1, 1, "x", "none", state=True, effect=True),
+        _b("show_none", 2, 2, "zf", "none", state=True, effect=True,
+           doc="tells every seat that a zone holds no card c for which f(c) is true (for now: "
+               "until a card enters it); bots' samples of the hidden cards keep to it"),
         _b("eliminate", 1, 1, "x", "none", state=True, effect=True),
         _b("reverse_direction", 0, 0, "", "none", state=True, effect=True,
            doc="play goes the other way round the table (until the round ends)"),

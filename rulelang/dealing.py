@@ -92,6 +92,7 @@ class Dealing:
     cuts: tuple[tuple[tuple[int, int], ...], ...]
     placer: list[int] | None
     known: list[Any] | None
+    nones: tuple
     ztrick: list[bool] | None
     next_seat: Callable[..., int]  # the engine's
     seats_from: Callable[[int], list[int]]  # the engine's
@@ -106,6 +107,7 @@ class Dealing:
     def fx_gather(self, zid: int) -> None:
         if self.known is not None:
             self.known = [None] * self.ncards
+            self.nones = ()
         if self.ztrick is not None:
             self.forget_played()
         zones = self.zones
@@ -154,6 +156,7 @@ class Dealing:
         total = n * k
         if self.known is not None:  # the cards that may be dealt: none known after
             forget(self, z[:total])
+            self.nones = ()  # (a deal brings cards into the zones known to hold none)
         if 0 < total <= len(z) and not base <= src < base + self.game.max_players:
             # the usual deal: the top n*k cards, every k-th to a seat, in one slice each (each
             # card goes on top of the hand, so a hand gets its cards in reverse)

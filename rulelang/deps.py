@@ -199,8 +199,10 @@ class Deps:
             out.add("face")
         elif func in ("eliminate", "reverse_direction", "set_direction"):
             out.add("players")  # who comes next
-        elif func in ("end_round", "log"):
-            pass  # a round that ends is settled before any trigger is checked
+        elif func in ("end_round", "log", "show_none"):
+            # a round that ends is settled before any trigger is checked; what log and
+            # show_none keep, no rules text reads
+            pass
         elif _effect(func):
             out.add(ALL)  # an effect not listed above
 

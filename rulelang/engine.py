@@ -149,6 +149,7 @@ class State(Table, Seats, LegalMoves, MoveTexts, Choices, Rounds, StepLoop):
         self.face = [self.zface[game.home_zone]] * ncards
         self.placer = [-1] * ncards if VIS_CODE["placer"] in self.zvis else None
         self.known = None  # kept only when a bot asks (known.py)
+        self.nones: tuple[tuple[int, int], ...] = ()  # show_none's facts (known.py)
         self.zones[game.home_zone] = list(range(ncards))
         try:
             match_setup(self)

@@ -43,6 +43,7 @@ STATE_READS = frozenset({
     "n", "zones", "ctr", "g", "seated", "active", "dealer", "turn", "actor", "phase", "round",
     "turns", "ended_by", "max_moves", "values", "get", "pending_end", "direction",
     "record",  # whether messages are kept: log(...) texts are worked out only then
+    "known",  # whether a bot keeps what it knows (known.py): show_none(...) works only then
     # the flow's counters and limits, for an action's generated step (fuse.py)
     "steps", "round_steps", "total_turns", "max_round_steps", "max_game_steps",
     "ring",  # the next seat each way (seats.py), while it is that of ``seated``
@@ -58,6 +59,7 @@ STATE_CALLS = frozenset({
     "pick_entries",  # a sequential choice's first items (choice.py), from the phase's listing
     # the built-ins that act on the state (builtins.BUILTINS, state=True): S.fx_<name>
     "fx_move", "fx_meld", "fx_unmeld", "fx_shuffle", "fx_gather", "fx_deal", "fx_show", "fx_hide",
+    "fx_show_none",
     "fx_move_top",  # move(c, zone) as generated: one card, written for the common case
     "fx_move_top_of",  # move(top(zone), zone) as generated: top()'s charge, then fx_move_top
     "fx_eliminate", "fx_end_round", "fx_log", "fx_next_seat", "fx_prev_seat", "fx_seats_from",

@@ -20,7 +20,7 @@ from .errors import RuntimeRulesError, UsageError
 from .fixeddeal import deal_fixed
 from .groupfx import unmeld
 from .groups import Group
-from .known import noted, seen_by, watched
+from .known import entered, note_none, noted, seen_by, watched
 from .limits import MAX_COPIES
 from .runtime import WORK, brief, charge, clipped_text, out_of_work
 from .tricks import Tricks
@@ -175,6 +175,8 @@ class Table(Dealing, Tricks):
                 self.placed(cards, zid)
             if known is not None:
                 known[cards] = noted(self, cards, zid, was)
+                if self.nones:
+                    self.nones = entered(self.nones, zid)
             return
         if cards is None:
             raise RuntimeRulesError("move(): there is no card to move (the zone is empty)")
@@ -213,6 +215,8 @@ class Table(Dealing, Tricks):
         if seen is not None:
             for c, was in zip(cards, seen):
                 known[c] = noted(self, c, zid, was)  # type: ignore[index]
+            if self.nones and cards:
+                self.nones = entered(self.nones, zid)
 
     def group_list(self, container: int) -> list[Group]:
         zs = self.groups.get(container)
@@ -285,6 +289,12 @@ class Table(Dealing, Tricks):
             return
         for c in charged(cards) if isinstance(cards, list) else [cards]:
             self.face[self._card(c, "show")] = True
+
+    def fx_show_none(self, zid: int, f: Callable[[int], Any]) -> None:
+        """``show_none(zone, f)``: a public fact, kept only for a bot that tracks what it
+        knows (``track_known``; known.py): the random players' loop pays one test."""
+        if self.known is not None:
+            note_none(self, zid, f)
 
     def fx_hide(self, cards: Any) -> None:
         for c in charged(cards) if isinstance(cards, list) else [cards]:

@@ -22,7 +22,7 @@ from typing import Any
 from .dealing import shuffle
 from .game import CARDS, FREE
 from .groups import Group
-from .known import pinned
+from .known import constrained, nones_of, pinned
 from .tricks import played_view, remap_played
 
 
@@ -69,6 +69,12 @@ def view(S: Any, seat: int) -> dict[str, Any]:
                  [names[c] for c in cs if not S.visible(c, seat)]
                  for z, cs in pinned(S, seat).items()}
         out["known"] = {z: cs for z, cs in known.items() if cs}
+        # the zones made known to hold none of some cards (show_none), still true
+        nones = nones_of(S, set(range(len(S.zones))))
+        if nones:
+            out["holds_none"] = {
+                S.znames[z] + ("" if S.zowner[z] < 0 else f"[{S.zowner[z]}]"):
+                [names[c] for c in range(S.ncards) if m >> c & 1] for z, m in nones.items()}
     choosing = S.choice_shown(seat)
     if choosing is not None:  # a sequential choice under way: its chooser's items so far
         out["choosing"] = choosing
@@ -123,7 +129,7 @@ class Sampler:
     asks (``S`` unchanged meanwhile): where the unseen cards lie, and the zones of the known
     ones, are found once; each sample then deals them, with the same draws."""
 
-    __slots__ = ("S", "seat", "places", "cards", "pins", "free")
+    __slots__ = ("S", "seat", "places", "cards", "pins", "free", "nones")
 
     def __init__(self, S: Any, seat: int, known: bool = False) -> None:
         self.S, self.seat = S, seat
@@ -155,6 +161,15 @@ class Sampler:
             self.free = sorted(c for c in cards if c not in pinned_cards)
         else:
             self.free = sorted(cards)
+        # the zones known to hold none of some cards: their places, the zone allowing fewest
+        # of the cards dealt first (known.constrained)
+        self.nones: list[tuple[list[int], int]] = []
+        if self.pins is not None and S.nones:
+            for z, accepts in nones_of(S, {z for z, _i in places}).items():
+                js = [j for j, (pz, _i) in enumerate(places) if pz == z]
+                self.nones.append((js, accepts))
+            free = self.free
+            self.nones.sort(key=lambda n: sum(1 for c in free if not n[1] >> c & 1) - len(n[0]))
 
     def sample(self, rng: random.Random) -> Any:
         """One sample (``determinize``), drawn with ``rng``."""
@@ -175,8 +190,11 @@ class Sampler:
                     dealt[j] = c
             free = self.free.copy()
             shuffle(free, rng.getrandbits)
-            it = iter(free)
-            dealt = [next(it) if d is None else d for d in dealt]
+            if self.nones:
+                constrained(dealt, free, self.nones)
+            else:
+                it = iter(free)
+                dealt = [next(it) if d is None else d for d in dealt]
         else:
             dealt = self.free.copy()
             shuffle(dealt, rng.getrandbits)
