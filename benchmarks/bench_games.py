@@ -10,7 +10,10 @@ every game in about a minute::
     .venv/bin/python benchmarks/bench_games.py --decisions 20000 --budget 30
 
 Playouts stop once ``--budget`` CPU seconds are spent and the time is scaled to 1,000 (the
-row says how many ran).
+row says how many ran). ``--blocks N`` measures the playouts N times in the process, each
+figure printed (PyPy's JIT warms up over the first)::
+
+    .venv-pypy/bin/python benchmarks/bench_games.py hearts --blocks 3
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=8000, help="random decisions a game")
     ap.add_argument("--budget", type=float, default=4.0,
                     help="CPU seconds of playouts a game before scaling to 1,000")
+    ap.add_argument("--blocks", type=int, default=1,
+                    help="times the 1,000 playouts are measured (each figure printed)")
     a = ap.parse_args()
     names = a.games or [p.stem for p in bench_engine.bundled_games()]
     print(f"{'game':28s} {'decisions/s':>11s}  1,000 playouts, CPU s (run; decisions each)")
@@ -41,8 +46,11 @@ def main() -> None:
         n, secs = random_decisions(game, players, a.decisions, 1)
         base = bench_engine.mid_round_state(game, players, 11)
         bench_engine.playouts(base, 5, False, 97, a.budget)
-        pc, dc, kc = bench_engine.playouts(base, 1000, False, 1, a.budget)
-        print(f"{name:28s} {round(n / secs):>11,}  {pc * 1000 / kc:8.3f} "
+        figures = []
+        for b in range(max(1, a.blocks)):
+            pc, dc, kc = bench_engine.playouts(base, 1000, False, 1 + b, a.budget)
+            figures.append(f"{pc * 1000 / kc:8.3f}")
+        print(f"{name:28s} {round(n / secs):>11,}  {' '.join(figures)} "
               f"({kc} run; {dc / kc:.1f})", flush=True)
 
 

@@ -1,6 +1,7 @@
 """CPU seconds of one IS-MCTS decision of 1,000 iterations, per bundled game (docs/agents.md).
 
     python benchmarks/ismcts_time.py thirty-one gin-rummy      # or no names: every game
+    python benchmarks/ismcts_time.py --repeat 3 go-fish        # 3 decisions, each printed
 
 The position: the game at its default number of players, seed 3, after three random
 decisions (more until the seat to move has a choice), moves drawn by ``random.Random(3)``;
@@ -44,9 +45,14 @@ def decision_seconds(name: str, iterations: int = 1000) -> float:
 
 
 def main() -> None:
-    names = sys.argv[1:] or sorted(p.stem for p in (ROOT / "games").glob("*.yaml"))
+    args = sys.argv[1:]
+    repeat = 1
+    if args[:1] == ["--repeat"] and len(args) > 1 and args[1].isdigit():
+        repeat, args = max(1, int(args[1])), args[2:]  # (PyPy's JIT warms over the first)
+    names = args or sorted(p.stem for p in (ROOT / "games").glob("*.yaml"))
     for name in names:
-        print(f"{name:28s} {decision_seconds(name):6.2f} s", flush=True)
+        secs = " ".join(f"{decision_seconds(name):6.2f}" for _ in range(repeat))
+        print(f"{name:28s} {secs} s", flush=True)
 
 
 if __name__ == "__main__":
