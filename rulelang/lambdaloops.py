@@ -23,6 +23,7 @@ from . import nodes as N
 from .builtins import Builtin, compared, grouped, items_of
 from .cardtables import keyed
 from .codegen import Src, localize, src_of
+from .runtime import WORK, out_of_work
 from .subsets import subset_count
 
 # the built-ins written as comprehensions when given a lambda
@@ -58,6 +59,74 @@ def highest_by(xs: list, keys: list) -> list:
     compared(keys, 2)
     m = max(keys)
     return [x for x, k in zip(xs, keys) if k == m]
+
+
+# grouped_texts's last answer: (the cards, idx, the groups, the two charges). A step that
+# groups a hand and a heuristic judging the step that groups the same hand again are common
+# (a hand's books laid, then the hand scored); comparing the cards costs less than grouping
+_LAST: list[Any] = [None, None, (), 0, 0]
+
+
+def grouped_texts(xs: list, idx: list, klen: list) -> list:
+    """``builtins.grouped(xs, [table[x] for x in xs])`` for cards ``xs`` and a table of the
+    deck's cards whose values are non-empty texts (``c.rank``, ``c.suit``), given for each card
+    ``idx``, the place of its text among the table's texts in sorted order, and ``klen``, the
+    text's length: the same groups and charges, with no list of keys made and no key's type
+    looked at (a grouping of a hand by rank runs a few times in every step of some games)."""
+    last = _LAST
+    if idx is last[1] and xs == last[0]:
+        w1, w2 = last[3], last[4]
+        groups = last[2]
+    else:
+        w1 = sum(map(klen.__getitem__, xs))
+        by: dict[int, list] = {}
+        get = by.get
+        for x in xs:
+            k = idx[x]
+            g = get(k)
+            if g is None:
+                by[k] = [x]
+            else:
+                g.append(x)
+        order = sorted(by)
+        groups = [by[k] for k in order]
+        w2 = len(order).bit_length() * sum([klen[g[0]] for g in groups])
+        last[:] = xs[:], idx, groups, w1, w2
+    w = WORK[0] - w1
+    WORK[0] = w
+    if w < 0:
+        out_of_work()
+    w = WORK[0] - w2
+    WORK[0] = w
+    if w < 0:
+        out_of_work()
+    # copies: the groups may be moved on the table and changed there (meld)
+    return [g.copy() for g in groups]
+
+
+def _text_table(c: Any, body: Any, slot: int) -> list[str] | None:
+    """For a key that is a card's entry in a constant table of non-empty texts (``c ->
+    c.rank``, compiled as ``_kT[_vS]``): the names of ``grouped_texts``'s ``idx`` and
+    ``klen``; else None."""
+    if not isinstance(body, Src):
+        return None
+    local = localize(src_of(body, c.cg)[0], [slot])
+    m = local and re.fullmatch(rf"\(?(_k\d+)\[_v{slot}\]\)?", local)
+    if not m:
+        return None
+    table = c.cg.ns.get(m.group(1))
+    if type(table) not in (tuple, list) or not table \
+            or not all(type(t) is str and t for t in table):
+        return None
+    key = tuple(table)
+    got = _TEXT_TABLES.get(key)
+    if got is None:  # one idx for equal tables: grouped_texts's _LAST is kept by it
+        order = {t: i for i, t in enumerate(sorted(set(table)))}
+        got = _TEXT_TABLES[key] = [order[t] for t in table], [len(t) for t in table]
+    return [c.k(got[0]), c.k(got[1])]
+
+
+_TEXT_TABLES: dict[tuple, tuple[list, list]] = {}
 
 
 BY = {"sort": sorted_by, "group_by": grouped, "lowest": lowest_by, "highest": highest_by}
@@ -103,6 +172,8 @@ def lambda_loop(c: Any, n: N.Call, b: Builtin, sc: Any,
     if b.name == "filter":
         return c._localized(c.gen(f"[F[{slot}] for F[{slot}] in {seq}({{0}}) if {{1}}]",
                                   xsf, body), [slot]), ret
+    if b.name == "group_by" and item == "card" and (tt := _text_table(c, body, slot)):
+        return c.gen(f"{c.k(grouped_texts)}({seq}({{0}}), {', '.join(tt)})", xsf), ret
     keys = (item in ("card", "int", "seat", "any") and _tabled(c, body, slot, held)) or \
         c._localized(c.gen(f"[{{0}} for F[{slot}] in F[{held}]]", body), [slot])
     if isinstance(lam.body, N.Name) and lam.body.id == lam.param:  # x -> x: the items are

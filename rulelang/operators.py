@@ -258,10 +258,16 @@ def _kept(op: str, fs: list[Fn]) -> list[Fn]:
 def _sized_times_constant(n: N.BinOp, a: Any, b: Any, functions: Any) -> bool:
     """``size(x) * k`` (either way round) with ``k`` a whole number written out and small
     enough that the product stays within 10^30 (``MAX_NUMBER``) for any list or text that can
-    be held in memory (under 10^9 items): a plain product, no ``mul_values`` check."""
+    be held in memory (under 10^9 items): a plain product, no ``mul_values`` check. So is
+    ``size(x) * size(y)`` (under 10^18)."""
+    def sized(e: N.Node) -> bool:
+        return (isinstance(e, N.Call) and e.func == "size" and "size" not in functions
+                and len(e.args) == 1 and not e.kwargs)
+
+    if sized(n.left) and sized(n.right):
+        return True
     for side, other in ((n.left, b), (n.right, a)):
-        if (isinstance(side, N.Call) and side.func == "size" and "size" not in functions
-                and len(side.args) == 1 and not side.kwargs and isinstance(other, Src)):
+        if sized(side) and isinstance(other, Src):
             m = re.fullmatch(r"\(?(-?\d+)\)?", other.src)
             if m is not None and abs(int(m.group(1))) <= MAX_NUMBER // 10**9:
                 return True

@@ -55,6 +55,9 @@ functions:
   truthy(h): 'all(size(h) - i for i in [3, 9]) or any(size(h) - i for i in [9, 9])'
   # the items their own keys (x -> x: no copy of them made)
   same(h): 'group_by([c.order for c in h], v -> v) + [sort(h, c -> c)]'
+  # grouped by a card's text read from its table (lambdaloops.grouped_texts)
+  by_rank(p): group_by(hand[p], c -> c.rank)
+  by_rank_sized(p): 'sum(size(g) * size(g) for g in group_by(hand[p], c -> c.rank))'
 round:
   start: [gather(stock), shuffle(stock), "deal(stock, hand, 9)"]
   settle: {done: pass}
@@ -80,6 +83,9 @@ CALLS: list[tuple[str, Any]] = [
     ("down", lambda h: (h,)), ("down_clash", lambda h: (h,)), ("runs", lambda h: (h,)),
     ("near", lambda h: (h, 5)), ("near", lambda h: (h, 40)), ("truthy", lambda h: (h,)),
     ("truthy", lambda h: (h[:3],)), ("same", lambda h: (h,)), ("same", lambda h: ([[1], 2],)),
+    # the second call of the same cards is answered from grouped_texts's last answer
+    ("by_rank", lambda h: (1,)), ("by_rank", lambda h: (1,)), ("by_rank_sized", lambda h: (1,)),
+    ("by_rank", lambda h: (2,)),
 ]
 
 
@@ -142,6 +148,34 @@ def test_a_lambda_takes_its_argument_as_a_parameter_unless_the_frame_is_handed_o
     assert re.search(r"for _v\d+ in .* for _v\d+ in", pairs)  # loop variables as locals
     deep = dump[dump.index("deep_each(h)"):]
     assert "(S, F)" in deep and re.search(r"for F\[\d+\] in", deep)
+
+
+def test_cards_grouped_by_a_text_of_theirs_are_grouped_without_keys(tmp_path: Path) -> None:
+    """``group_by(h, c -> c.rank)`` groups by each card's place in the sorted texts
+    (``grouped_texts``): the groups of ``builtins.grouped``, charged alike, running out of work
+    where it does, and a group changed by its taker does not change the next answer."""
+    from rulelang.builtins import grouped
+
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME, encoding="utf-8")
+    game = rulelang.load(str(path))
+    dump = game.generated.dump()
+    assert "grouped_texts" in dump[dump.index("by_rank(p)"):dump.index("by_rank_sized(p)")]
+    assert "mul_values" not in dump[dump.index("by_rank_sized(p)"):]  # size(g) * size(g)
+    s = game.new_state(3, seed=2, record=False)
+    h = game.functions["hand_of"].fn(s, 0)
+    ranks = game.functions["by_rank"].fn
+    want = grouped(h, [game.tables.rank[c] for c in h])
+    first, work = _run(game, s, "by_rank", (0,))
+    assert first == want and work > 1
+    first[0].append(999)  # as meld() may move a group's list itself
+    assert _run(game, s, "by_rank", (0,)) == (want, work)
+    h.append(h.pop(0))  # other cards (an order of them): grouped anew
+    assert _run(game, s, "by_rank", (0,))[0] == grouped(h, [game.tables.rank[c] for c in h])
+    for allowance in (work - 1, 1):
+        WORK[0] = allowance
+        with pytest.raises(RuntimeRulesError):
+            ranks(s, 0)
 
 
 def test_a_search_charged_inline_runs_out_of_work_as_charged_did(tmp_path: Path) -> None:
